@@ -137,3 +137,68 @@ def test_names_a_class_body_would_rewrite_keep_one_underscore(hostile):
 def test_comments_reach_the_docstrings_intact(hostile, name, text):
     doc = getattr(hostile, name).__doc__
     assert doc is not None and text in doc, f"{name}.__doc__ = {doc!r}"
+
+
+#: Names the generated code gives its own variables and helpers, where a record or handle class
+#: of the same name would hide the class (Cython did not compile a record named ``data``,
+#: ``owner`` or ``ptr``; a Python setter's ``value`` hid a record class ``value``; Cython's
+#: helper ``_pb_new_pointer`` was the constructor of a handle class ``pointer``).
+LOCAL_NAMES = """obj ptr owner ref data copied value items item staged kept count held record what pointer
+    memory function target step address unit view closure trampoline error last kind maker of at
+    handle function_pointer given""".split()
+
+
+def _names_header(handles: frozenset[str]) -> tuple[str, str]:
+    """A header with a record (a handle, for the names in ``handles``) named after each of
+    :data:`LOCAL_NAMES`, and a function taking and giving it (and calling back with a record);
+    and the C of those functions."""
+    header, source = ["#include <stddef.h>"], ['#include "names.h"']
+    for name in LOCAL_NAMES:
+        if name in handles:
+            header += [f"typedef struct {name}_s {name};", f"{name} *h_{name}({name} *pa, {name} **pout);"]
+            source += [f"{name} *h_{name}({name} *pa, {name} **pout) {{ *pout = pa; return pa; }}"]
+            continue
+        header += [f"typedef struct {name} {{ int x; struct {name} *next; }} {name};",
+                   f"{name} *r_{name}({name} *pa, {name} **pout, int (*pcb)({name} *pitem, void *puser), void *puser);"]
+        source += [f"{name} *r_{name}({name} *pa, {name} **pout, int (*pcb)({name} *, void *), void *puser) "
+                   "{ *pout = pa; if (pcb) pcb(pa, puser); return pa; }"]
+    return "\n".join(header) + "\n", "\n".join(source) + "\n"
+
+
+@pytest.mark.parametrize("backend", ["cython", "cffi", "ctypes"])
+@pytest.mark.parametrize("handles", ["even", "odd"])
+def test_records_and_handles_named_as_the_generated_codes_own_names(backend, handles, tmp_path):
+    as_handles = frozenset(LOCAL_NAMES[handles == "odd"::2])
+    header, source = _names_header(as_handles)
+    (tmp_path / "names.h").write_text(header)
+    (tmp_path / "names.c").write_text(source)
+    # a library of its own for each set: the process keeps the first library of a name it loads
+    compile_library([tmp_path / "names.c"], tmp_path / f"libnames_{handles}.so", "-Wall", "-Werror")
+    config = BindingConfig(name=f"names_{handles}_{backend}", headers=(tmp_path / "names.h",), link=(f"names_{handles}",),
+                           library_dirs=(tmp_path,), backends=(backend,))
+    m = build_and_import(config, tmp_path / "out")
+    for name in LOCAL_NAMES:
+        if name in as_handles:
+            assert getattr(m, f"h_{name}")(None) == (None, None), name
+            assert issubclass(getattr(m, name), m.Pointer)
+            continue
+        record = getattr(m, name)(x=3)
+        record.next = record  # a setter naming the class
+        seen = []
+        result, out = getattr(m, f"r_{name}")(record, lambda item, user: seen.append(item.x) or 0, None)
+        assert (result.x, out.x, record.next.x, seen) == (3, 3, 3, [3]), name
+        assert type(result) is getattr(m, name) and repr(record).startswith(f"{name}(x=3, next=")
+
+
+def test_the_names_a_record_class_may_not_take_are_those_the_compiled_module_declares():
+    # the Cython module's cimports are C-level names: a record class named so did not compile
+    import re
+
+    from pegbind.passes.naming import C_LEVEL_NAMES
+    from pegbind.resources import templates_dir
+
+    template = (templates_dir() / "cython" / "cython.pyx.jinja").read_text()
+    cimported = set()
+    for names in re.findall(r"^(?:from \S+ )?cimport ([^#\n]+)", template, re.MULTILINE):
+        cimported |= {name.strip().split(" as ")[-1] for name in names.split(",")}
+    assert cimported <= C_LEVEL_NAMES, cimported - C_LEVEL_NAMES

@@ -149,6 +149,21 @@ def test_a_name_python_reserves_is_bound_with_an_underscore_and_a_warning(tmp_pa
     ]
 
 
+def test_a_class_does_not_take_a_name_the_compiled_module_declares_in_c(tmp_path):
+    # a record class is a C-level type in the Cython module, beside its cimports: one named
+    # free or cython did not compile; functions are Python names there, and keep theirs
+    binding = plan(tmp_path, "struct free { int a; };\ntypedef struct cython cython;\ncython *make(struct free *f);\n"
+                             "void *malloc(unsigned long n);\n")
+    assert {r.py_name for r in binding.records} == {"free_"}
+    assert [h.py_name for h in binding.handles] == ["cython_"]
+    assert "malloc" in {f.py_name for f in binding.functions}
+    warnings = sorted((d.coord.line, d.message) for d in binding.diagnostics if "is bound as" in d.message)
+    assert warnings == [
+        (1, "record 'free' is bound as 'free_': 'free' is a name the compiled module declares in C"),
+        (2, "record 'cython' is bound as 'cython_': 'cython' is a name the compiled module declares in C"),
+    ]
+
+
 def test_a_handle_class_goes_by_a_typedef_of_a_pointer_to_a_typedef_of_it(tmp_path):
     # libtasn1's typedef struct asn1_node_st asn1_node_st; typedef asn1_node_st *asn1_node;
     # as Z3's typedef struct _Z3_context *Z3_context, without the typedef between

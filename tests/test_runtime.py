@@ -239,12 +239,12 @@ def test_complex_takes_what_pycomplex_ascomplex_takes():
 
 
 def test_view_of_accepts_contiguous_buffers():
-    assert rt._pb_view_of(b"abc", "b", False).tobytes() == b"abc"
+    assert rt._pb_buffer_of(b"abc", "b", False).tobytes() == b"abc"
     writable = bytearray(b"xy")
-    view = rt._pb_view_of(writable, "b", True)
+    view = rt._pb_buffer_of(writable, "b", True)
     view[0] = ord("z")
     assert writable == b"zy"
-    assert rt._pb_view_of(array.array("i", [1, 2]), "b", True).nbytes == 2 * array.array("i").itemsize
+    assert rt._pb_buffer_of(array.array("i", [1, 2]), "b", True).nbytes == 2 * array.array("i").itemsize
 
 
 @pytest.mark.parametrize(
@@ -261,7 +261,7 @@ def test_view_of_accepts_contiguous_buffers():
 )
 def test_view_of_refuses_with_the_cython_message(value, writable, message):
     with pytest.raises(TypeError) as error:
-        rt._pb_view_of(value, "buf", writable)
+        rt._pb_buffer_of(value, "buf", writable)
     assert str(error.value) == message
 
 

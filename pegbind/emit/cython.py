@@ -310,7 +310,7 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
             else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
             else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
             else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
-            else f"_pb_new_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"
+            else f"_pb_make_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"
             else n
         )
     r, what = cb.ret, repr(f"the result of a callback {cb.c_text}")

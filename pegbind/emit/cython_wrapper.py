@@ -749,9 +749,9 @@ class CythonWrappers:
         if kind == "handle":
             return f"_pb_new_{self.classes[key or '']}(<void *>{value}, {owner})"
         if kind == "pointer":
-            return f"_pb_new_pointer(<void *>{value}, {py_string(ctype)}, {owner})"
+            return f"_pb_make_pointer(<void *>{value}, {py_string(ctype)}, {owner})"
         if kind == "function_pointer":
-            return f"_pb_new_function_pointer(<void *>{value}, {py_string(ctype)}, {owner})"
+            return f"_pb_make_function_pointer(<void *>{value}, {py_string(ctype)}, {owner})"
         if kind == "record_ptr":
             return f"_pb_at_{self.classes[key or '']}(<void *>{value}, {owner})"
         if kind == "string":

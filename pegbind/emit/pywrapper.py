@@ -331,7 +331,7 @@ class WrapperWriter(ABC):
         if cb.factory_key in self.callbacks:
             return self.callbacks[cb.factory_key][0]
         name = f"_pb_callback_{len(self.callbacks)}"
-        names = [f"a{i}" for i in range(len(cb.args))]
+        names = [f"_pb_a{i}" for i in range(len(cb.args))]
         # NULL (a user-data pointer left so) reaches the callable as None without a call
         args = ", ".join(
             f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
@@ -347,52 +347,52 @@ class WrapperWriter(ABC):
             lo, hi = r.int_range  # type: ignore[misc]  # set for int results
             # an exact int goes back as it is, its range checked by the FFI; one out of range
             # makes the FFI call refused(), which raises what the shared check would
-            body = (f"result = function({args})\n"
-                    f"            if result.__class__ is int:\n"
-                    f"                last = result\n"
-                    f"                return result\n"
-                    f"            return _pb_index(result, {what}, {lo}, {hi})")
-            made = [
-                "    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned",
-                f"        _pb_int_refused(last, {what}, {lo}, {hi}, error)",
+            body = (f"_pb_result = _pb_function({args})\n"
+                    f"            if _pb_result.__class__ is int:\n"
+                    f"                _pb_last = _pb_result\n"
+                    f"                return _pb_result\n"
+                    f"            return _pb_index(_pb_result, {what}, {lo}, {hi})")
+            made = [  # _pb_refused: the FFI refused an int the trampoline returned
+                "    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):",
+                f"        _pb_int_refused(_pb_last, {what}, {lo}, {hi}, _pb_error)",
                 f"        return {failed}",
                 "",
             ]
         elif r.kind in ("int", "enum"):
             lo, hi = r.int_range  # type: ignore[misc]  # set for int results
             # an exact int in range goes back as it is; anything else through the shared check
-            body = (f"result = function({args})\n"
-                    f"            if result.__class__ is int and {in_range('result', lo, hi)}:\n"
-                    f"                return result\n"
-                    f"            return _pb_index(result, {what}, {lo}, {hi})")
+            body = (f"_pb_result = _pb_function({args})\n"
+                    f"            if _pb_result.__class__ is int and {in_range('_pb_result', lo, hi)}:\n"
+                    f"                return _pb_result\n"
+                    f"            return _pb_index(_pb_result, {what}, {lo}, {hi})")
         elif r.kind == "bool":
-            body = f"return _pb_bool(function({args}), {what})"
+            body = f"return _pb_bool(_pb_function({args}), {what})"
         elif r.kind == "float":
-            body = f"return _pb_float(function({args}), {what})"
+            body = f"return _pb_float(_pb_function({args}), {what})"
         elif r.kind in ("handle", "pointer"):
             cls = self.classes[r.record_key or ""] if r.kind == "handle" else "None"
-            address = f"_pb_result_address(function({args}), {cls}, {r.pointer_type!r}, {what})"
+            address = f"_pb_result_address(_pb_function({args}), {cls}, {r.pointer_type!r}, {what})"
             body = f"return {self.pointer_result(address)}"
         else:
-            body = f"function({args})\n            return None"
-        closure, pointer = self.closure(cb, "trampoline", refused=bool(made))
+            body = f"_pb_function({args})\n            return None"
+        closure, pointer = self.closure(cb, "_pb_trampoline", refused=bool(made))
         doc = f"A C {cb.c_text} calling function: (the closure to keep alive, the pointer C is given)."
         lines = [
-            f"def {name}(function):",
+            f"def {name}(_pb_function):",
             f"    {doc!r}",
-            *(["    last = 0  # the int the trampoline last returned, for refused()"] if made else []),
+            *(["    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()"] if made else []),
             "",
-            f"    def trampoline({', '.join(names)}):",
-            *(["        nonlocal last"] if made else []),
+            f"    def _pb_trampoline({', '.join(names)}):",
+            *(["        nonlocal _pb_last"] if made else []),
             "        try:",
             f"            {body}",
-            f"        except BaseException as error:  # C cannot take it: kept for the call, C gets {failed}",
-            "            _pb_callback_failed(error)",
+            f"        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets {failed}",
+            "            _pb_callback_failed(_pb_error)",
             f"            return {failed}",
             "",
             *made,
-            f"    closure = {closure}",
-            f"    return closure, {pointer}",
+            f"    _pb_closure = {closure}",
+            f"    return _pb_closure, {pointer}",
         ]
         source = "\n".join(lines) + "\n"
         self.callbacks[cb.factory_key] = (name, source)

@@ -51,6 +51,18 @@ CYTHON_RESERVED = frozenset(
     size_t ssize_t ptrdiff_t complex object""".split()
 )
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+#: What the Cython module declares at C level by these names (its cimports; a test reads
+#: them from the template): a record or handle class, a C-level type there too, may not take
+#: one (a record named ``free`` or ``cython`` did not compile).  Functions and other classes
+#: are Python names beside them, and keep theirs.
+C_LEVEL_NAMES = frozenset(
+    """cython calloc free malloc memchr memcpy memset int8_t int16_t int32_t int64_t uint8_t uint16_t
+    uint32_t uint64_t PyBUF_SIMPLE PyBUF_WRITABLE PyBuffer_Release PyObject_CheckBuffer PyObject_GetBuffer
+    PyBytes_AS_STRING PyBytes_CheckExact PyBytes_FromObject PyBytes_FromStringAndSize PyBytes_GET_SIZE
+    PyMemoryView_Check PyMemoryView_GET_BUFFER PyList_CheckExact PyTuple_CheckExact PyTypeObject
+    PY_SSIZE_T_MAX PyThreadState PyObject Py_INCREF Py_XDECREF dlerror dlopen dlsym RTLD_LOCAL
+    RTLD_NOW""".split()
+)
 
 
 def python_identifier(name: str) -> str:
@@ -71,12 +83,22 @@ _CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod", "from_
 _RECORD_STATE = frozenset({"_p", "_s", "_ptr", "_owner", "_keep", "_ref", "_value"})
 
 
+def class_identifier(name: str) -> str:
+    """Like :func:`python_identifier`, for the class of a record or handle (see :data:`C_LEVEL_NAMES`)."""
+    name = python_identifier(name)
+    while name in C_LEVEL_NAMES:
+        name = python_identifier(name + "_")
+    return name
+
+
 def _reserved_as(name: str) -> str:
-    """Why :func:`python_identifier` renames ``name``."""
+    """Why :func:`python_identifier` or :func:`class_identifier` renames ``name``."""
     if keyword.iskeyword(name):
         return "a Python keyword"
     if name in CYTHON_RESERVED:
         return "a word Cython reserves"
+    if name in C_LEVEL_NAMES:
+        return "a name the compiled module declares in C"
     return "a Python builtin, which the module's own code calls"
 
 
@@ -278,10 +300,11 @@ def assign_names(
         module_level = key[0] == "constant" or (key[0] in ("function", "function_alias") and not methods)
         spell = str if module_level else unmangled
         plain = spell(_strip(c_name, strip_prefix) if strip else c_name)
-        wanted = spell(python_identifier(plain))
+        identifier = class_identifier if key[0] in ("record", "handle") else python_identifier
+        wanted = spell(identifier(plain))
         name = wanted
         if name in taken:
-            name = spell(python_identifier(c_name))
+            name = spell(identifier(c_name))
         while name in taken:
             name += "_"
         if name != wanted:
@@ -310,14 +333,14 @@ def assign_names(
             if not c_names:
                 continue
             claimed = claim((kind, decl.key), c_names[0], decl.coord)
-            spelt = python_identifier(_strip(c_names[0], strip_prefix))
+            spelt = class_identifier(_strip(c_names[0], strip_prefix))
             if kind == "record" and claimed != spelt and claimed == unmangled(spelt) and spelt not in taken:
                 # the name C gives it, at module level where no class body rewrites it (enum
                 # classes take no other names)
                 taken.add(spelt)
                 names[("alias", c_names[0])] = spelt
             for alias in c_names[1:]:
-                python = unmangled(python_identifier(_strip(alias, strip_prefix)))
+                python = unmangled(class_identifier(_strip(alias, strip_prefix)))
                 if python not in taken:
                     taken.add(python)
                     names[("alias", alias)] = python

@@ -216,8 +216,8 @@ class CffiWriter(WrapperWriter):
 
     def closure(self, cb: CallbackBinding, trampoline: str, refused: bool = False) -> tuple[str, str]:
         # cffi's closure is the C function pointer it is passed as; it takes the GIL itself
-        onerror = ", onerror=refused" if refused else ""
-        return f"_ffi.callback({cb.c_text!r}, {trampoline}{onerror})", "closure"
+        onerror = ", onerror=_pb_refused" if refused else ""
+        return f"_ffi.callback({cb.c_text!r}, {trampoline}{onerror})", "_pb_closure"
 
     def address_value(self, ctype: str, address: int) -> str:
         return f"_ffi.cast({ctype!r}, {address:#x})"

@@ -291,7 +291,7 @@ class CtypesWriter(WrapperWriter):
         # the return values of the same types do (c_char_p: bytes or None)
         types = [self.speller.spell(cb.ret.ctype)]
         types += ["_ct.c_char_p" if a.kind == "string" else self.speller.spell(a.ctype) for a in cb.args]
-        return f"_ct.CFUNCTYPE({', '.join(types)})({trampoline})", "_ct.cast(closure, _ct.c_void_p).value"
+        return f"_ct.CFUNCTYPE({', '.join(types)})({trampoline})", "_ct.cast(_pb_closure, _ct.c_void_p).value"
 
     def record_at(self, key: str, pointer: str, owner: str) -> str:
         return f"_pb_view_at({self.classes[key]}, {self.speller.struct_name(key)}, {pointer}, {owner})"

@@ -96,7 +96,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -350,7 +350,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -399,7 +399,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -525,7 +525,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -967,7 +967,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
     # view of a temporary memoryview has corrupted the heap at the next GC
@@ -983,7 +983,7 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
 
@@ -1630,8 +1630,8 @@ class flags(_pb_Record):
         return self._p.ready
 
     @ready.setter
-    def ready(self, value):
-        self._p.ready = _pb_index(value, 'flags.ready', 0, 1)
+    def ready(self, _pb_given):
+        self._p.ready = _pb_index(_pb_given, 'flags.ready', 0, 1)
 
     ready = ready.deleter(_pb_undeletable('flags.ready'))
 
@@ -1640,8 +1640,8 @@ class flags(_pb_Record):
         return self._p.error
 
     @error.setter
-    def error(self, value):
-        self._p.error = _pb_index(value, 'flags.error', 0, 1)
+    def error(self, _pb_given):
+        self._p.error = _pb_index(_pb_given, 'flags.error', 0, 1)
 
     error = error.deleter(_pb_undeletable('flags.error'))
 
@@ -1650,8 +1650,8 @@ class flags(_pb_Record):
         return self._p.level
 
     @level.setter
-    def level(self, value):
-        self._p.level = _pb_index(value, 'flags.level', 0, 15)
+    def level(self, _pb_given):
+        self._p.level = _pb_index(_pb_given, 'flags.level', 0, 15)
 
     level = level.deleter(_pb_undeletable('flags.level'))
 
@@ -1660,8 +1660,8 @@ class flags(_pb_Record):
         return self._p.count
 
     @count.setter
-    def count(self, value):
-        self._p.count = _pb_index(value, 'flags.count', 0, 16777215)
+    def count(self, _pb_given):
+        self._p.count = _pb_index(_pb_given, 'flags.count', 0, 16777215)
 
     count = count.deleter(_pb_undeletable('flags.count'))
 
@@ -1719,8 +1719,8 @@ class mixed_bits(_pb_Record):
         return self._p.tag
 
     @tag.setter
-    def tag(self, value):
-        self._p.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
+    def tag(self, _pb_given):
+        self._p.tag = _pb_index(_pb_given, 'mixed_bits.tag', -128, 127)
 
     tag = tag.deleter(_pb_undeletable('mixed_bits.tag'))
 
@@ -1729,8 +1729,8 @@ class mixed_bits(_pb_Record):
         return self._p.low
 
     @low.setter
-    def low(self, value):
-        self._p.low = _pb_index(value, 'mixed_bits.low', 0, 31)
+    def low(self, _pb_given):
+        self._p.low = _pb_index(_pb_given, 'mixed_bits.low', 0, 31)
 
     low = low.deleter(_pb_undeletable('mixed_bits.low'))
 
@@ -1739,8 +1739,8 @@ class mixed_bits(_pb_Record):
         return self._p.high
 
     @high.setter
-    def high(self, value):
-        self._p.high = _pb_index(value, 'mixed_bits.high', 0, 2047)
+    def high(self, _pb_given):
+        self._p.high = _pb_index(_pb_given, 'mixed_bits.high', 0, 2047)
 
     high = high.deleter(_pb_undeletable('mixed_bits.high'))
 
@@ -1749,8 +1749,8 @@ class mixed_bits(_pb_Record):
         return self._p.last
 
     @last.setter
-    def last(self, value):
-        self._p.last = _pb_index(value, 'mixed_bits.last', 0, 7)
+    def last(self, _pb_given):
+        self._p.last = _pb_index(_pb_given, 'mixed_bits.last', 0, 7)
 
     last = last.deleter(_pb_undeletable('mixed_bits.last'))
 
@@ -1759,8 +1759,8 @@ class mixed_bits(_pb_Record):
         return self._p.wide
 
     @wide.setter
-    def wide(self, value):
-        self._p.wide = _pb_index(value, 'mixed_bits.wide', -549755813888, 549755813887)
+    def wide(self, _pb_given):
+        self._p.wide = _pb_index(_pb_given, 'mixed_bits.wide', -549755813888, 549755813887)
 
     wide = wide.deleter(_pb_undeletable('mixed_bits.wide'))
 
@@ -1814,8 +1814,8 @@ class packed_header(_pb_Record):
         return self._p.version
 
     @version.setter
-    def version(self, value):
-        self._p.version = _pb_index(value, 'packed_header.version', 0, 255)
+    def version(self, _pb_given):
+        self._p.version = _pb_index(_pb_given, 'packed_header.version', 0, 255)
 
     version = version.deleter(_pb_undeletable('packed_header.version'))
 
@@ -1824,8 +1824,8 @@ class packed_header(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'packed_header.length', 0, 4294967295)
 
     length = length.deleter(_pb_undeletable('packed_header.length'))
 
@@ -1834,8 +1834,8 @@ class packed_header(_pb_Record):
         return self._p.checksum
 
     @checksum.setter
-    def checksum(self, value):
-        self._p.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
+    def checksum(self, _pb_given):
+        self._p.checksum = _pb_index(_pb_given, 'packed_header.checksum', 0, 65535)
 
     checksum = checksum.deleter(_pb_undeletable('packed_header.checksum'))
 
@@ -1887,8 +1887,8 @@ class pack2(_pb_Record):
         return self._p.c
 
     @c.setter
-    def c(self, value):
-        self._p.c = _pb_index(value, 'pack2.c', -128, 127)
+    def c(self, _pb_given):
+        self._p.c = _pb_index(_pb_given, 'pack2.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('pack2.c'))
 
@@ -1897,8 +1897,8 @@ class pack2(_pb_Record):
         return self._p.d
 
     @d.setter
-    def d(self, value):
-        self._p.d = _pb_float(value, 'pack2.d')
+    def d(self, _pb_given):
+        self._p.d = _pb_float(_pb_given, 'pack2.d')
 
     d = d.deleter(_pb_undeletable('pack2.d'))
 
@@ -1950,8 +1950,8 @@ class attr_packed(_pb_Record):
         return self._p.c
 
     @c.setter
-    def c(self, value):
-        self._p.c = _pb_index(value, 'attr_packed.c', -128, 127)
+    def c(self, _pb_given):
+        self._p.c = _pb_index(_pb_given, 'attr_packed.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('attr_packed.c'))
 
@@ -1960,8 +1960,8 @@ class attr_packed(_pb_Record):
         return self._p.i
 
     @i.setter
-    def i(self, value):
-        self._p.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
+    def i(self, _pb_given):
+        self._p.i = _pb_index(_pb_given, 'attr_packed.i', -2147483648, 2147483647)
 
     i = i.deleter(_pb_undeletable('attr_packed.i'))
 
@@ -2013,8 +2013,8 @@ class attr_aligned(_pb_Record):
         return self._p.c
 
     @c.setter
-    def c(self, value):
-        self._p.c = _pb_index(value, 'attr_aligned.c', -128, 127)
+    def c(self, _pb_given):
+        self._p.c = _pb_index(_pb_given, 'attr_aligned.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('attr_aligned.c'))
 
@@ -2023,8 +2023,8 @@ class attr_aligned(_pb_Record):
         return self._p.i
 
     @i.setter
-    def i(self, value):
-        self._p.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
+    def i(self, _pb_given):
+        self._p.i = _pb_index(_pb_given, 'attr_aligned.i', -2147483648, 2147483647)
 
     i = i.deleter(_pb_undeletable('attr_aligned.i'))
 
@@ -2076,8 +2076,8 @@ class after_pop(_pb_Record):
         return self._p.c
 
     @c.setter
-    def c(self, value):
-        self._p.c = _pb_index(value, 'after_pop.c', -128, 127)
+    def c(self, _pb_given):
+        self._p.c = _pb_index(_pb_given, 'after_pop.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('after_pop.c'))
 
@@ -2086,8 +2086,8 @@ class after_pop(_pb_Record):
         return self._p.d
 
     @d.setter
-    def d(self, value):
-        self._p.d = _pb_float(value, 'after_pop.d')
+    def d(self, _pb_given):
+        self._p.d = _pb_float(_pb_given, 'after_pop.d')
 
     d = d.deleter(_pb_undeletable('after_pop.d'))
 

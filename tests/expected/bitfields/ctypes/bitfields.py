@@ -88,7 +88,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -342,7 +342,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -391,7 +391,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -517,7 +517,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -963,7 +963,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
         return view.tobytes()
@@ -979,7 +979,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
@@ -1116,7 +1116,7 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     writable memory (bytes and read-only views refused), of at least one element;
     a non-const ``void *`` member given read-only memory points at a private copy.
     """
-    view = _pb_view_of(value, what, writable)
+    view = _pb_buffer_of(value, what, writable)
     _pb_check_size(view, size, what)
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))
@@ -1774,11 +1774,11 @@ class flags(_pb_Record):
 
 
     @ready.setter
-    def ready(self, value):
+    def ready(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'flags.ready', 0, 1)
-        unit = self._s._pb_bits_ready
-        self._s._pb_bits_ready = unit & 0xfffffffe | (value & 0x1)
+        _pb_given = _pb_index(_pb_given, 'flags.ready', 0, 1)
+        _pb_unit = self._s._pb_bits_ready
+        self._s._pb_bits_ready = _pb_unit & 0xfffffffe | (_pb_given & 0x1)
 
     ready = ready.deleter(_pb_undeletable('flags.ready'))
 
@@ -1788,11 +1788,11 @@ class flags(_pb_Record):
 
 
     @error.setter
-    def error(self, value):
+    def error(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'flags.error', 0, 1)
-        unit = self._s._pb_bits_ready
-        self._s._pb_bits_ready = unit & 0xfffffffd | (value & 0x1) << 1
+        _pb_given = _pb_index(_pb_given, 'flags.error', 0, 1)
+        _pb_unit = self._s._pb_bits_ready
+        self._s._pb_bits_ready = _pb_unit & 0xfffffffd | (_pb_given & 0x1) << 1
 
     error = error.deleter(_pb_undeletable('flags.error'))
 
@@ -1802,11 +1802,11 @@ class flags(_pb_Record):
 
 
     @level.setter
-    def level(self, value):
+    def level(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'flags.level', 0, 15)
-        unit = self._s._pb_bits_ready
-        self._s._pb_bits_ready = unit & 0xffffff0f | (value & 0xf) << 4
+        _pb_given = _pb_index(_pb_given, 'flags.level', 0, 15)
+        _pb_unit = self._s._pb_bits_ready
+        self._s._pb_bits_ready = _pb_unit & 0xffffff0f | (_pb_given & 0xf) << 4
 
     level = level.deleter(_pb_undeletable('flags.level'))
 
@@ -1816,11 +1816,11 @@ class flags(_pb_Record):
 
 
     @count.setter
-    def count(self, value):
+    def count(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'flags.count', 0, 16777215)
-        unit = self._s._pb_bits_ready
-        self._s._pb_bits_ready = unit & 0xff | (value & 0xffffff) << 8
+        _pb_given = _pb_index(_pb_given, 'flags.count', 0, 16777215)
+        _pb_unit = self._s._pb_bits_ready
+        self._s._pb_bits_ready = _pb_unit & 0xff | (_pb_given & 0xffffff) << 8
 
     count = count.deleter(_pb_undeletable('flags.count'))
 
@@ -1870,8 +1870,8 @@ class mixed_bits(_pb_Record):
         return self._s.tag
 
     @tag.setter
-    def tag(self, value):
-        self._s.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
+    def tag(self, _pb_given):
+        self._s.tag = _pb_index(_pb_given, 'mixed_bits.tag', -128, 127)
 
     tag = tag.deleter(_pb_undeletable('mixed_bits.tag'))
 
@@ -1881,11 +1881,11 @@ class mixed_bits(_pb_Record):
 
 
     @low.setter
-    def low(self, value):
+    def low(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'mixed_bits.low', 0, 31)
-        unit = self._s._pb_bits_low
-        self._s._pb_bits_low = unit & 0xe0 | (value & 0x1f)
+        _pb_given = _pb_index(_pb_given, 'mixed_bits.low', 0, 31)
+        _pb_unit = self._s._pb_bits_low
+        self._s._pb_bits_low = _pb_unit & 0xe0 | (_pb_given & 0x1f)
 
     low = low.deleter(_pb_undeletable('mixed_bits.low'))
 
@@ -1895,11 +1895,11 @@ class mixed_bits(_pb_Record):
 
 
     @high.setter
-    def high(self, value):
+    def high(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'mixed_bits.high', 0, 2047)
-        unit = self._s._pb_bits_high
-        self._s._pb_bits_high = unit & 0xf800 | (value & 0x7ff)
+        _pb_given = _pb_index(_pb_given, 'mixed_bits.high', 0, 2047)
+        _pb_unit = self._s._pb_bits_high
+        self._s._pb_bits_high = _pb_unit & 0xf800 | (_pb_given & 0x7ff)
 
     high = high.deleter(_pb_undeletable('mixed_bits.high'))
 
@@ -1909,11 +1909,11 @@ class mixed_bits(_pb_Record):
 
 
     @last.setter
-    def last(self, value):
+    def last(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'mixed_bits.last', 0, 7)
-        unit = self._s._pb_bits_last
-        self._s._pb_bits_last = unit & 0xf8 | (value & 0x7)
+        _pb_given = _pb_index(_pb_given, 'mixed_bits.last', 0, 7)
+        _pb_unit = self._s._pb_bits_last
+        self._s._pb_bits_last = _pb_unit & 0xf8 | (_pb_given & 0x7)
 
     last = last.deleter(_pb_undeletable('mixed_bits.last'))
 
@@ -1923,11 +1923,11 @@ class mixed_bits(_pb_Record):
 
 
     @wide.setter
-    def wide(self, value):
+    def wide(self, _pb_given):
         # the bits are stored by hand: ctypes' own bitfields are not laid out as C's
-        value = _pb_index(value, 'mixed_bits.wide', -549755813888, 549755813887)
-        unit = self._s._pb_bits_wide
-        self._s._pb_bits_wide = unit & 0xffffff0000000000 | (value & 0xffffffffff)
+        _pb_given = _pb_index(_pb_given, 'mixed_bits.wide', -549755813888, 549755813887)
+        _pb_unit = self._s._pb_bits_wide
+        self._s._pb_bits_wide = _pb_unit & 0xffffff0000000000 | (_pb_given & 0xffffffffff)
 
     wide = wide.deleter(_pb_undeletable('mixed_bits.wide'))
 
@@ -1973,8 +1973,8 @@ class packed_header(_pb_Record):
         return self._s.version
 
     @version.setter
-    def version(self, value):
-        self._s.version = _pb_index(value, 'packed_header.version', 0, 255)
+    def version(self, _pb_given):
+        self._s.version = _pb_index(_pb_given, 'packed_header.version', 0, 255)
 
     version = version.deleter(_pb_undeletable('packed_header.version'))
 
@@ -1983,8 +1983,8 @@ class packed_header(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'packed_header.length', 0, 4294967295)
 
     length = length.deleter(_pb_undeletable('packed_header.length'))
 
@@ -1993,8 +1993,8 @@ class packed_header(_pb_Record):
         return self._s.checksum
 
     @checksum.setter
-    def checksum(self, value):
-        self._s.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
+    def checksum(self, _pb_given):
+        self._s.checksum = _pb_index(_pb_given, 'packed_header.checksum', 0, 65535)
 
     checksum = checksum.deleter(_pb_undeletable('packed_header.checksum'))
 
@@ -2038,8 +2038,8 @@ class pack2(_pb_Record):
         return self._s.c
 
     @c.setter
-    def c(self, value):
-        self._s.c = _pb_index(value, 'pack2.c', -128, 127)
+    def c(self, _pb_given):
+        self._s.c = _pb_index(_pb_given, 'pack2.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('pack2.c'))
 
@@ -2048,8 +2048,8 @@ class pack2(_pb_Record):
         return self._s.d
 
     @d.setter
-    def d(self, value):
-        self._s.d = _pb_float(value, 'pack2.d')
+    def d(self, _pb_given):
+        self._s.d = _pb_float(_pb_given, 'pack2.d')
 
     d = d.deleter(_pb_undeletable('pack2.d'))
 
@@ -2093,8 +2093,8 @@ class attr_packed(_pb_Record):
         return self._s.c
 
     @c.setter
-    def c(self, value):
-        self._s.c = _pb_index(value, 'attr_packed.c', -128, 127)
+    def c(self, _pb_given):
+        self._s.c = _pb_index(_pb_given, 'attr_packed.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('attr_packed.c'))
 
@@ -2103,8 +2103,8 @@ class attr_packed(_pb_Record):
         return self._s.i
 
     @i.setter
-    def i(self, value):
-        self._s.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
+    def i(self, _pb_given):
+        self._s.i = _pb_index(_pb_given, 'attr_packed.i', -2147483648, 2147483647)
 
     i = i.deleter(_pb_undeletable('attr_packed.i'))
 
@@ -2148,8 +2148,8 @@ class attr_aligned(_pb_Record):
         return self._s.c
 
     @c.setter
-    def c(self, value):
-        self._s.c = _pb_index(value, 'attr_aligned.c', -128, 127)
+    def c(self, _pb_given):
+        self._s.c = _pb_index(_pb_given, 'attr_aligned.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('attr_aligned.c'))
 
@@ -2158,8 +2158,8 @@ class attr_aligned(_pb_Record):
         return self._s.i
 
     @i.setter
-    def i(self, value):
-        self._s.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
+    def i(self, _pb_given):
+        self._s.i = _pb_index(_pb_given, 'attr_aligned.i', -2147483648, 2147483647)
 
     i = i.deleter(_pb_undeletable('attr_aligned.i'))
 
@@ -2203,8 +2203,8 @@ class after_pop(_pb_Record):
         return self._s.c
 
     @c.setter
-    def c(self, value):
-        self._s.c = _pb_index(value, 'after_pop.c', -128, 127)
+    def c(self, _pb_given):
+        self._s.c = _pb_index(_pb_given, 'after_pop.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('after_pop.c'))
 
@@ -2213,7 +2213,7 @@ class after_pop(_pb_Record):
         return self._s.d
 
     @d.setter
-    def d(self, value):
-        self._s.d = _pb_float(value, 'after_pop.d')
+    def d(self, _pb_given):
+        self._s.d = _pb_float(_pb_given, 'after_pop.d')
 
     d = d.deleter(_pb_undeletable('after_pop.d'))

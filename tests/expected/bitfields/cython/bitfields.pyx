@@ -122,7 +122,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -275,7 +275,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -374,7 +374,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -576,7 +576,7 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    held = _pb_view_of(value, what, writable)
+    held = _pb_buffer_of(value, what, writable)
     _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
@@ -620,7 +620,7 @@ cdef class FunctionPointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_function_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef FunctionPointer obj = FunctionPointer.__new__(FunctionPointer)
@@ -797,7 +797,7 @@ cdef class _pb_FunctionPointerField(_pb_Field):
             return self
         memcpy(&address, _pb_field_at(self, record), sizeof(void *))
         owner = <object>(<_pb_record_head *><PyObject *>record).owner
-        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+        return _pb_make_function_pointer(address, self._ctype, record if owner is None else owner)
 
     def __set__(self, record, value):
         cdef char *at = _pb_field_at(self, record)
@@ -918,7 +918,7 @@ cdef class Pointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef Pointer obj = Pointer.__new__(Pointer)
@@ -1168,18 +1168,19 @@ cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
     raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
-cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
-    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_free = free
-        (<Pointer>obj)._pb_free_fn = function
+cdef int _pb_own(object _pb_obj, _pb_release _pb_free, void *_pb_function, void *_pb_memory) except -1:
+    # _pb_obj (a Pointer, handle or record; None for NULL) owns _pb_memory, which
+    # _pb_free(_pb_function, _pb_memory) frees
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_free = _pb_free
+        (<Pointer>_pb_obj)._pb_free_fn = _pb_function
     return 0
 
 
-cdef int _pb_disown(object obj) except -1:
-    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_give_up()
+cdef int _pb_disown(object _pb_obj) except -1:
+    # C freed what _pb_obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_give_up()
     return 0
 
 
@@ -1635,17 +1636,17 @@ A view of the flags a Pointer points to, as C's cast reads it ((T *)p); it keeps
         return _pb_at_flags((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new flags holding a copy of exactly sizeof bytes."""
-        cdef flags obj = flags.__new__(flags)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "flags.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_flags):
-            raise ValueError(f"flags needs {sizeof(_cs_flags)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_flags))
-        return obj
+        cdef flags _pb_obj = flags.__new__(flags)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "flags.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_flags):
+            raise ValueError(f"flags needs {sizeof(_cs_flags)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_flags))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_flags))
@@ -1658,9 +1659,9 @@ A new flags holding a copy of exactly sizeof bytes."""
         return self._ptr.ready
 
     @ready.setter
-    def ready(self, value):
+    def ready(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.ready = _pb_index(value, "flags.ready", 0, 1)
+        _pb_self._ptr.ready = _pb_index(_pb_given, "flags.ready", 0, 1)
 
 
     @property
@@ -1668,9 +1669,9 @@ A new flags holding a copy of exactly sizeof bytes."""
         return self._ptr.error
 
     @error.setter
-    def error(self, value):
+    def error(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.error = _pb_index(value, "flags.error", 0, 1)
+        _pb_self._ptr.error = _pb_index(_pb_given, "flags.error", 0, 1)
 
 
     @property
@@ -1678,9 +1679,9 @@ A new flags holding a copy of exactly sizeof bytes."""
         return self._ptr.level
 
     @level.setter
-    def level(self, value):
+    def level(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.level = _pb_index(value, "flags.level", 0, 15)
+        _pb_self._ptr.level = _pb_index(_pb_given, "flags.level", 0, 15)
 
 
     @property
@@ -1688,9 +1689,9 @@ A new flags holding a copy of exactly sizeof bytes."""
         return self._ptr.count
 
     @count.setter
-    def count(self, value):
+    def count(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.count = _pb_index(value, "flags.count", 0, 16777215)
+        _pb_self._ptr.count = _pb_index(_pb_given, "flags.count", 0, 16777215)
 
 
 
@@ -1699,22 +1700,22 @@ _pb_bind_fields(flags, _pb_probe, (<flags>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef flags _pb_view_flags(object owner, void *ptr):
-    # A flags looking at memory owned by ``owner`` (kept alive by the view).
-    cdef flags obj = flags.__new__(flags)
-    obj._ptr = <_cs_flags *>ptr
-    obj._owner = owner
-    return obj
+cdef flags _pb_view_flags(object _pb_owner, void *_pb_ptr):
+    # A flags looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef flags _pb_obj = flags.__new__(flags)
+    _pb_obj._ptr = <_cs_flags *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_flags(void *ptr, object ref):
-    # A flags looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_flags(void *_pb_ptr, object _pb_ref):
+    # A flags looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef flags obj = flags.__new__(flags)
-    obj._ptr = <_cs_flags *>ptr
-    obj._ref = ref
-    return obj
+    cdef flags _pb_obj = flags.__new__(flags)
+    _pb_obj._ptr = <_cs_flags *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(flags, sizeof(_cs_flags))
@@ -1791,17 +1792,17 @@ A view of the mixed_bits a Pointer points to, as C's cast reads it ((T *)p); it 
         return _pb_at_mixed_bits((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new mixed_bits holding a copy of exactly sizeof bytes."""
-        cdef mixed_bits obj = mixed_bits.__new__(mixed_bits)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "mixed_bits.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_mixed_bits):
-            raise ValueError(f"mixed_bits needs {sizeof(_cs_mixed_bits)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_mixed_bits))
-        return obj
+        cdef mixed_bits _pb_obj = mixed_bits.__new__(mixed_bits)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "mixed_bits.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_mixed_bits):
+            raise ValueError(f"mixed_bits needs {sizeof(_cs_mixed_bits)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_mixed_bits))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_mixed_bits))
@@ -1817,9 +1818,9 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
         return self._ptr.low
 
     @low.setter
-    def low(self, value):
+    def low(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.low = _pb_index(value, "mixed_bits.low", 0, 31)
+        _pb_self._ptr.low = _pb_index(_pb_given, "mixed_bits.low", 0, 31)
 
 
     @property
@@ -1827,9 +1828,9 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
         return self._ptr.high
 
     @high.setter
-    def high(self, value):
+    def high(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.high = _pb_index(value, "mixed_bits.high", 0, 2047)
+        _pb_self._ptr.high = _pb_index(_pb_given, "mixed_bits.high", 0, 2047)
 
 
     @property
@@ -1837,9 +1838,9 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
         return self._ptr.last
 
     @last.setter
-    def last(self, value):
+    def last(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.last = _pb_index(value, "mixed_bits.last", 0, 7)
+        _pb_self._ptr.last = _pb_index(_pb_given, "mixed_bits.last", 0, 7)
 
 
     @property
@@ -1847,9 +1848,9 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
         return self._ptr.wide
 
     @wide.setter
-    def wide(self, value):
+    def wide(_pb_self, _pb_given):
         # C would keep the low bits of any value: the range is checked here
-        self._ptr.wide = _pb_index(value, "mixed_bits.wide", -549755813888, 549755813887)
+        _pb_self._ptr.wide = _pb_index(_pb_given, "mixed_bits.wide", -549755813888, 549755813887)
 
 
 
@@ -1858,22 +1859,22 @@ _pb_bind_fields(mixed_bits, _pb_probe, (<mixed_bits>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef mixed_bits _pb_view_mixed_bits(object owner, void *ptr):
-    # A mixed_bits looking at memory owned by ``owner`` (kept alive by the view).
-    cdef mixed_bits obj = mixed_bits.__new__(mixed_bits)
-    obj._ptr = <_cs_mixed_bits *>ptr
-    obj._owner = owner
-    return obj
+cdef mixed_bits _pb_view_mixed_bits(object _pb_owner, void *_pb_ptr):
+    # A mixed_bits looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef mixed_bits _pb_obj = mixed_bits.__new__(mixed_bits)
+    _pb_obj._ptr = <_cs_mixed_bits *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_mixed_bits(void *ptr, object ref):
-    # A mixed_bits looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_mixed_bits(void *_pb_ptr, object _pb_ref):
+    # A mixed_bits looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef mixed_bits obj = mixed_bits.__new__(mixed_bits)
-    obj._ptr = <_cs_mixed_bits *>ptr
-    obj._ref = ref
-    return obj
+    cdef mixed_bits _pb_obj = mixed_bits.__new__(mixed_bits)
+    _pb_obj._ptr = <_cs_mixed_bits *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(mixed_bits, sizeof(_cs_mixed_bits))
@@ -1946,17 +1947,17 @@ A view of the packed_header a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_packed_header((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new packed_header holding a copy of exactly sizeof bytes."""
-        cdef packed_header obj = packed_header.__new__(packed_header)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "packed_header.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_packed_header):
-            raise ValueError(f"packed_header needs {sizeof(_cs_packed_header)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_packed_header))
-        return obj
+        cdef packed_header _pb_obj = packed_header.__new__(packed_header)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "packed_header.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_packed_header):
+            raise ValueError(f"packed_header needs {sizeof(_cs_packed_header)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_packed_header))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_packed_header))
@@ -1979,22 +1980,22 @@ _pb_bind_fields(packed_header, _pb_probe, (<packed_header>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef packed_header _pb_view_packed_header(object owner, void *ptr):
-    # A packed_header looking at memory owned by ``owner`` (kept alive by the view).
-    cdef packed_header obj = packed_header.__new__(packed_header)
-    obj._ptr = <_cs_packed_header *>ptr
-    obj._owner = owner
-    return obj
+cdef packed_header _pb_view_packed_header(object _pb_owner, void *_pb_ptr):
+    # A packed_header looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef packed_header _pb_obj = packed_header.__new__(packed_header)
+    _pb_obj._ptr = <_cs_packed_header *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_packed_header(void *ptr, object ref):
-    # A packed_header looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_packed_header(void *_pb_ptr, object _pb_ref):
+    # A packed_header looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef packed_header obj = packed_header.__new__(packed_header)
-    obj._ptr = <_cs_packed_header *>ptr
-    obj._ref = ref
-    return obj
+    cdef packed_header _pb_obj = packed_header.__new__(packed_header)
+    _pb_obj._ptr = <_cs_packed_header *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(packed_header, sizeof(_cs_packed_header))
@@ -2065,17 +2066,17 @@ A view of the pack2 a Pointer points to, as C's cast reads it ((T *)p); it keeps
         return _pb_at_pack2((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new pack2 holding a copy of exactly sizeof bytes."""
-        cdef pack2 obj = pack2.__new__(pack2)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "pack2.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_pack2):
-            raise ValueError(f"pack2 needs {sizeof(_cs_pack2)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_pack2))
-        return obj
+        cdef pack2 _pb_obj = pack2.__new__(pack2)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "pack2.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_pack2):
+            raise ValueError(f"pack2 needs {sizeof(_cs_pack2)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_pack2))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_pack2))
@@ -2091,13 +2092,13 @@ A new pack2 holding a copy of exactly sizeof bytes."""
         return self._ptr.d
 
     @d.setter
-    def d(self, value):
+    def d(_pb_self, _pb_given):
         cdef double _pb_value
         cdef int _pb_status
-        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_value)
+        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(_pb_given, &_pb_value)
         if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('float', 'pack2.d'), value)
-        self._ptr.d = _pb_value
+            _pb_refused(_pb_take_error(), ('float', 'pack2.d'), _pb_given)
+        _pb_self._ptr.d = _pb_value
 
 
 
@@ -2106,22 +2107,22 @@ _pb_bind_fields(pack2, _pb_probe, (<pack2>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef pack2 _pb_view_pack2(object owner, void *ptr):
-    # A pack2 looking at memory owned by ``owner`` (kept alive by the view).
-    cdef pack2 obj = pack2.__new__(pack2)
-    obj._ptr = <_cs_pack2 *>ptr
-    obj._owner = owner
-    return obj
+cdef pack2 _pb_view_pack2(object _pb_owner, void *_pb_ptr):
+    # A pack2 looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef pack2 _pb_obj = pack2.__new__(pack2)
+    _pb_obj._ptr = <_cs_pack2 *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_pack2(void *ptr, object ref):
-    # A pack2 looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_pack2(void *_pb_ptr, object _pb_ref):
+    # A pack2 looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef pack2 obj = pack2.__new__(pack2)
-    obj._ptr = <_cs_pack2 *>ptr
-    obj._ref = ref
-    return obj
+    cdef pack2 _pb_obj = pack2.__new__(pack2)
+    _pb_obj._ptr = <_cs_pack2 *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(pack2, sizeof(_cs_pack2))
@@ -2192,17 +2193,17 @@ A view of the attr_packed a Pointer points to, as C's cast reads it ((T *)p); it
         return _pb_at_attr_packed((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new attr_packed holding a copy of exactly sizeof bytes."""
-        cdef attr_packed obj = attr_packed.__new__(attr_packed)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "attr_packed.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_attr_packed):
-            raise ValueError(f"attr_packed needs {sizeof(_cs_attr_packed)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_attr_packed))
-        return obj
+        cdef attr_packed _pb_obj = attr_packed.__new__(attr_packed)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "attr_packed.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_attr_packed):
+            raise ValueError(f"attr_packed needs {sizeof(_cs_attr_packed)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_attr_packed))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_attr_packed))
@@ -2222,22 +2223,22 @@ _pb_bind_fields(attr_packed, _pb_probe, (<attr_packed>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef attr_packed _pb_view_attr_packed(object owner, void *ptr):
-    # A attr_packed looking at memory owned by ``owner`` (kept alive by the view).
-    cdef attr_packed obj = attr_packed.__new__(attr_packed)
-    obj._ptr = <_cs_attr_packed *>ptr
-    obj._owner = owner
-    return obj
+cdef attr_packed _pb_view_attr_packed(object _pb_owner, void *_pb_ptr):
+    # A attr_packed looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef attr_packed _pb_obj = attr_packed.__new__(attr_packed)
+    _pb_obj._ptr = <_cs_attr_packed *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_attr_packed(void *ptr, object ref):
-    # A attr_packed looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_attr_packed(void *_pb_ptr, object _pb_ref):
+    # A attr_packed looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef attr_packed obj = attr_packed.__new__(attr_packed)
-    obj._ptr = <_cs_attr_packed *>ptr
-    obj._ref = ref
-    return obj
+    cdef attr_packed _pb_obj = attr_packed.__new__(attr_packed)
+    _pb_obj._ptr = <_cs_attr_packed *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(attr_packed, sizeof(_cs_attr_packed))
@@ -2308,17 +2309,17 @@ A view of the attr_aligned a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_attr_aligned((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new attr_aligned holding a copy of exactly sizeof bytes."""
-        cdef attr_aligned obj = attr_aligned.__new__(attr_aligned)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "attr_aligned.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_attr_aligned):
-            raise ValueError(f"attr_aligned needs {sizeof(_cs_attr_aligned)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_attr_aligned))
-        return obj
+        cdef attr_aligned _pb_obj = attr_aligned.__new__(attr_aligned)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "attr_aligned.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_attr_aligned):
+            raise ValueError(f"attr_aligned needs {sizeof(_cs_attr_aligned)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_attr_aligned))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_attr_aligned))
@@ -2338,22 +2339,22 @@ _pb_bind_fields(attr_aligned, _pb_probe, (<attr_aligned>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef attr_aligned _pb_view_attr_aligned(object owner, void *ptr):
-    # A attr_aligned looking at memory owned by ``owner`` (kept alive by the view).
-    cdef attr_aligned obj = attr_aligned.__new__(attr_aligned)
-    obj._ptr = <_cs_attr_aligned *>ptr
-    obj._owner = owner
-    return obj
+cdef attr_aligned _pb_view_attr_aligned(object _pb_owner, void *_pb_ptr):
+    # A attr_aligned looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef attr_aligned _pb_obj = attr_aligned.__new__(attr_aligned)
+    _pb_obj._ptr = <_cs_attr_aligned *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_attr_aligned(void *ptr, object ref):
-    # A attr_aligned looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_attr_aligned(void *_pb_ptr, object _pb_ref):
+    # A attr_aligned looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef attr_aligned obj = attr_aligned.__new__(attr_aligned)
-    obj._ptr = <_cs_attr_aligned *>ptr
-    obj._ref = ref
-    return obj
+    cdef attr_aligned _pb_obj = attr_aligned.__new__(attr_aligned)
+    _pb_obj._ptr = <_cs_attr_aligned *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(attr_aligned, sizeof(_cs_attr_aligned))
@@ -2424,17 +2425,17 @@ A view of the after_pop a Pointer points to, as C's cast reads it ((T *)p); it k
         return _pb_at_after_pop((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new after_pop holding a copy of exactly sizeof bytes."""
-        cdef after_pop obj = after_pop.__new__(after_pop)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "after_pop.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_after_pop):
-            raise ValueError(f"after_pop needs {sizeof(_cs_after_pop)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_after_pop))
-        return obj
+        cdef after_pop _pb_obj = after_pop.__new__(after_pop)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "after_pop.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_after_pop):
+            raise ValueError(f"after_pop needs {sizeof(_cs_after_pop)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_after_pop))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_after_pop))
@@ -2450,13 +2451,13 @@ A new after_pop holding a copy of exactly sizeof bytes."""
         return self._ptr.d
 
     @d.setter
-    def d(self, value):
+    def d(_pb_self, _pb_given):
         cdef double _pb_value
         cdef int _pb_status
-        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_value)
+        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(_pb_given, &_pb_value)
         if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('float', 'after_pop.d'), value)
-        self._ptr.d = _pb_value
+            _pb_refused(_pb_take_error(), ('float', 'after_pop.d'), _pb_given)
+        _pb_self._ptr.d = _pb_value
 
 
 
@@ -2465,22 +2466,22 @@ _pb_bind_fields(after_pop, _pb_probe, (<after_pop>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef after_pop _pb_view_after_pop(object owner, void *ptr):
-    # A after_pop looking at memory owned by ``owner`` (kept alive by the view).
-    cdef after_pop obj = after_pop.__new__(after_pop)
-    obj._ptr = <_cs_after_pop *>ptr
-    obj._owner = owner
-    return obj
+cdef after_pop _pb_view_after_pop(object _pb_owner, void *_pb_ptr):
+    # A after_pop looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef after_pop _pb_obj = after_pop.__new__(after_pop)
+    _pb_obj._ptr = <_cs_after_pop *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_after_pop(void *ptr, object ref):
-    # A after_pop looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_after_pop(void *_pb_ptr, object _pb_ref):
+    # A after_pop looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef after_pop obj = after_pop.__new__(after_pop)
-    obj._ptr = <_cs_after_pop *>ptr
-    obj._ref = ref
-    return obj
+    cdef after_pop _pb_obj = after_pop.__new__(after_pop)
+    _pb_obj._ptr = <_cs_after_pop *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(after_pop, sizeof(_cs_after_pop))
@@ -2490,22 +2491,22 @@ _pb_set_sizeof(after_pop, sizeof(_cs_after_pop))
 _pb_Record = (flags, mixed_bits, packed_header, pack2, attr_packed, attr_aligned, after_pop,)
 
 
-cdef void *_pb_record_memory(object record, str what) except? NULL:
+cdef void *_pb_record_memory(object _pb_record, str _pb_what) except? NULL:
     # The memory of a record of any class (what a void * parameter is given): one
-    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # that is closed raises, naming ``_pb_what`` (None: a repr, which does not); NULL
     # for an object that is no record.
-    if isinstance(record, flags):
-        return (<flags>record)._ptr
-    if isinstance(record, mixed_bits):
-        return (<mixed_bits>record)._ptr
-    if isinstance(record, packed_header):
-        return (<packed_header>record)._ptr
-    if isinstance(record, pack2):
-        return (<pack2>record)._ptr
-    if isinstance(record, attr_packed):
-        return (<attr_packed>record)._ptr
-    if isinstance(record, attr_aligned):
-        return (<attr_aligned>record)._ptr
-    if isinstance(record, after_pop):
-        return (<after_pop>record)._ptr
+    if isinstance(_pb_record, flags):
+        return (<flags>_pb_record)._ptr
+    if isinstance(_pb_record, mixed_bits):
+        return (<mixed_bits>_pb_record)._ptr
+    if isinstance(_pb_record, packed_header):
+        return (<packed_header>_pb_record)._ptr
+    if isinstance(_pb_record, pack2):
+        return (<pack2>_pb_record)._ptr
+    if isinstance(_pb_record, attr_packed):
+        return (<attr_packed>_pb_record)._ptr
+    if isinstance(_pb_record, attr_aligned):
+        return (<attr_aligned>_pb_record)._ptr
+    if isinstance(_pb_record, after_pop):
+        return (<after_pop>_pb_record)._ptr
     return NULL

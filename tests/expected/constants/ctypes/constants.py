@@ -88,7 +88,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -342,7 +342,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -391,7 +391,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -517,7 +517,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -963,7 +963,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
         return view.tobytes()
@@ -979,7 +979,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
@@ -1116,7 +1116,7 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     writable memory (bytes and read-only views refused), of at least one element;
     a non-const ``void *`` member given read-only memory points at a private copy.
     """
-    view = _pb_view_of(value, what, writable)
+    view = _pb_buffer_of(value, what, writable)
     _pb_check_size(view, size, what)
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))

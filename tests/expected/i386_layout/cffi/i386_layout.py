@@ -96,7 +96,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -350,7 +350,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -399,7 +399,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -525,7 +525,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -967,7 +967,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
     # view of a temporary memoryview has corrupted the heap at the next GC
@@ -983,7 +983,7 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
 
@@ -1634,8 +1634,8 @@ class mixed(_pb_Record):
         return self._p.c
 
     @c.setter
-    def c(self, value):
-        self._p.c = _pb_index(value, 'mixed.c', -128, 127)
+    def c(self, _pb_given):
+        self._p.c = _pb_index(_pb_given, 'mixed.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('mixed.c'))
 
@@ -1644,8 +1644,8 @@ class mixed(_pb_Record):
         return self._p.ll
 
     @ll.setter
-    def ll(self, value):
-        self._p.ll = _pb_index(value, 'mixed.ll', -9223372036854775808, 9223372036854775807)
+    def ll(self, _pb_given):
+        self._p.ll = _pb_index(_pb_given, 'mixed.ll', -9223372036854775808, 9223372036854775807)
 
     ll = ll.deleter(_pb_undeletable('mixed.ll'))
 
@@ -1654,8 +1654,8 @@ class mixed(_pb_Record):
         return self._p.d
 
     @d.setter
-    def d(self, value):
-        self._p.d = _pb_float(value, 'mixed.d')
+    def d(self, _pb_given):
+        self._p.d = _pb_float(_pb_given, 'mixed.d')
 
     d = d.deleter(_pb_undeletable('mixed.d'))
 
@@ -1664,8 +1664,8 @@ class mixed(_pb_Record):
         return self._p.l
 
     @l.setter
-    def l(self, value):
-        self._p.l = _pb_index(value, 'mixed.l', -2147483648, 2147483647)
+    def l(self, _pb_given):
+        self._p.l = _pb_index(_pb_given, 'mixed.l', -2147483648, 2147483647)
 
     l = l.deleter(_pb_undeletable('mixed.l'))
 
@@ -1674,23 +1674,23 @@ class mixed(_pb_Record):
         return _pb_pointer(self._p.p, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'p')))
 
     @p.setter
-    def p(self, value):
+    def p(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.p = _NULL
             _pb_keep(self, 'p', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'mixed.p', 'a contiguous buffer')
-            self._p.p = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'p', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'mixed.p', 'a contiguous buffer')
+            self._p.p = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'p', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'mixed.p', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.p = _ffi.cast('void *', held)
-            _pb_keep(self, 'p', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'mixed.p', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.p = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'p', _pb_held_)
 
     p = p.deleter(_pb_undeletable('mixed.p'))
 
@@ -1742,8 +1742,8 @@ class uapi_event(_pb_Record):
         return self._p.kind
 
     @kind.setter
-    def kind(self, value):
-        self._p.kind = _pb_index(value, 'uapi_event.kind', -2147483648, 2147483647)
+    def kind(self, _pb_given):
+        self._p.kind = _pb_index(_pb_given, 'uapi_event.kind', -2147483648, 2147483647)
 
     kind = kind.deleter(_pb_undeletable('uapi_event.kind'))
 
@@ -1752,8 +1752,8 @@ class uapi_event(_pb_Record):
         return self._p.stamp
 
     @stamp.setter
-    def stamp(self, value):
-        self._p.stamp = _pb_index(value, 'uapi_event.stamp', 0, 18446744073709551615)
+    def stamp(self, _pb_given):
+        self._p.stamp = _pb_index(_pb_given, 'uapi_event.stamp', 0, 18446744073709551615)
 
     stamp = stamp.deleter(_pb_undeletable('uapi_event.stamp'))
 

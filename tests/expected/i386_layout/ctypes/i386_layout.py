@@ -88,7 +88,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -342,7 +342,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -391,7 +391,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -517,7 +517,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -963,7 +963,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
         return view.tobytes()
@@ -979,7 +979,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
@@ -1116,7 +1116,7 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     writable memory (bytes and read-only views refused), of at least one element;
     a non-const ``void *`` member given read-only memory points at a private copy.
     """
-    view = _pb_view_of(value, what, writable)
+    view = _pb_buffer_of(value, what, writable)
     _pb_check_size(view, size, what)
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))
@@ -1720,8 +1720,8 @@ class mixed(_pb_Record):
         return self._s.c
 
     @c.setter
-    def c(self, value):
-        self._s.c = _pb_index(value, 'mixed.c', -128, 127)
+    def c(self, _pb_given):
+        self._s.c = _pb_index(_pb_given, 'mixed.c', -128, 127)
 
     c = c.deleter(_pb_undeletable('mixed.c'))
 
@@ -1730,8 +1730,8 @@ class mixed(_pb_Record):
         return self._s.ll
 
     @ll.setter
-    def ll(self, value):
-        self._s.ll = _pb_index(value, 'mixed.ll', -9223372036854775808, 9223372036854775807)
+    def ll(self, _pb_given):
+        self._s.ll = _pb_index(_pb_given, 'mixed.ll', -9223372036854775808, 9223372036854775807)
 
     ll = ll.deleter(_pb_undeletable('mixed.ll'))
 
@@ -1740,8 +1740,8 @@ class mixed(_pb_Record):
         return self._s.d
 
     @d.setter
-    def d(self, value):
-        self._s.d = _pb_float(value, 'mixed.d')
+    def d(self, _pb_given):
+        self._s.d = _pb_float(_pb_given, 'mixed.d')
 
     d = d.deleter(_pb_undeletable('mixed.d'))
 
@@ -1750,8 +1750,8 @@ class mixed(_pb_Record):
         return self._s.l
 
     @l.setter
-    def l(self, value):
-        self._s.l = _pb_index(value, 'mixed.l', -2147483648, 2147483647)
+    def l(self, _pb_given):
+        self._s.l = _pb_index(_pb_given, 'mixed.l', -2147483648, 2147483647)
 
     l = l.deleter(_pb_undeletable('mixed.l'))
 
@@ -1760,19 +1760,19 @@ class mixed(_pb_Record):
         return _pb_pointer(self._s.p, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'p')))
 
     @p.setter
-    def p(self, value):
+    def p(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.p = None
             _pb_keep(self._s, 'p', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'mixed.p', 'a contiguous buffer')
-            self._s.p = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'p', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'mixed.p', 'a contiguous buffer')
+            self._s.p = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'p', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'mixed.p', False, 0, True)
-            self._s.p = address
-            _pb_keep(self._s, 'p', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'mixed.p', False, 0, True)
+            self._s.p = _pb_addr
+            _pb_keep(self._s, 'p', _pb_kept)
 
     p = p.deleter(_pb_undeletable('mixed.p'))
 
@@ -1816,8 +1816,8 @@ class uapi_event(_pb_Record):
         return self._s.kind
 
     @kind.setter
-    def kind(self, value):
-        self._s.kind = _pb_index(value, 'uapi_event.kind', -2147483648, 2147483647)
+    def kind(self, _pb_given):
+        self._s.kind = _pb_index(_pb_given, 'uapi_event.kind', -2147483648, 2147483647)
 
     kind = kind.deleter(_pb_undeletable('uapi_event.kind'))
 
@@ -1826,7 +1826,7 @@ class uapi_event(_pb_Record):
         return self._s.stamp
 
     @stamp.setter
-    def stamp(self, value):
-        self._s.stamp = _pb_index(value, 'uapi_event.stamp', 0, 18446744073709551615)
+    def stamp(self, _pb_given):
+        self._s.stamp = _pb_index(_pb_given, 'uapi_event.stamp', 0, 18446744073709551615)
 
     stamp = stamp.deleter(_pb_undeletable('uapi_event.stamp'))

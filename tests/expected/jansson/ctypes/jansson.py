@@ -88,7 +88,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -342,7 +342,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -391,7 +391,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -517,7 +517,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -1091,7 +1091,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
         return view.tobytes()
@@ -1107,7 +1107,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
@@ -1244,7 +1244,7 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     writable memory (bytes and read-only views refused), of at least one element;
     a non-const ``void *`` member given read-only memory points at a private copy.
     """
-    view = _pb_view_of(value, what, writable)
+    view = _pb_buffer_of(value, what, writable)
     _pb_check_size(view, size, what)
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))
@@ -2082,8 +2082,8 @@ class json_t(_pb_Record):
         return _pb_members_json_type.get(value, value)
 
     @type.setter
-    def type(self, value):
-        self._s.type = _pb_index(value, 'json_t.type', 0, 4294967295)
+    def type(self, _pb_given):
+        self._s.type = _pb_index(_pb_given, 'json_t.type', 0, 4294967295)
 
     type = type.deleter(_pb_undeletable('json_t.type'))
 
@@ -2092,8 +2092,8 @@ class json_t(_pb_Record):
         return self._s.refcount
 
     @refcount.setter
-    def refcount(self, value):
-        self._s.refcount = _pb_index(value, 'json_t.refcount', 0, 18446744073709551615)
+    def refcount(self, _pb_given):
+        self._s.refcount = _pb_index(_pb_given, 'json_t.refcount', 0, 18446744073709551615)
 
     refcount = refcount.deleter(_pb_undeletable('json_t.refcount'))
 
@@ -2143,8 +2143,8 @@ class json_error_t(_pb_Record):
         return self._s.line
 
     @line.setter
-    def line(self, value):
-        self._s.line = _pb_index(value, 'json_error_t.line', -2147483648, 2147483647)
+    def line(self, _pb_given):
+        self._s.line = _pb_index(_pb_given, 'json_error_t.line', -2147483648, 2147483647)
 
     line = line.deleter(_pb_undeletable('json_error_t.line'))
 
@@ -2153,8 +2153,8 @@ class json_error_t(_pb_Record):
         return self._s.column
 
     @column.setter
-    def column(self, value):
-        self._s.column = _pb_index(value, 'json_error_t.column', -2147483648, 2147483647)
+    def column(self, _pb_given):
+        self._s.column = _pb_index(_pb_given, 'json_error_t.column', -2147483648, 2147483647)
 
     column = column.deleter(_pb_undeletable('json_error_t.column'))
 
@@ -2163,8 +2163,8 @@ class json_error_t(_pb_Record):
         return self._s.position
 
     @position.setter
-    def position(self, value):
-        self._s.position = _pb_index(value, 'json_error_t.position', -2147483648, 2147483647)
+    def position(self, _pb_given):
+        self._s.position = _pb_index(_pb_given, 'json_error_t.position', -2147483648, 2147483647)
 
     position = position.deleter(_pb_undeletable('json_error_t.position'))
 
@@ -2173,8 +2173,8 @@ class json_error_t(_pb_Record):
         return self._s.source
 
     @source.setter
-    def source(self, value):
-        _pb_store_bytes(self._s, _S1.source.offset, 80, value, 'json_error_t.source')
+    def source(self, _pb_given):
+        _pb_store_bytes(self._s, _S1.source.offset, 80, _pb_given, 'json_error_t.source')
 
     source = source.deleter(_pb_undeletable('json_error_t.source'))
 
@@ -2183,8 +2183,8 @@ class json_error_t(_pb_Record):
         return self._s.text
 
     @text.setter
-    def text(self, value):
-        _pb_store_bytes(self._s, _S1.text.offset, 160, value, 'json_error_t.text')
+    def text(self, _pb_given):
+        _pb_store_bytes(self._s, _S1.text.offset, 160, _pb_given, 'json_error_t.text')
 
     text = text.deleter(_pb_undeletable('json_error_t.text'))
 _IO_FILE = FILE
@@ -2193,70 +2193,70 @@ _IO_FILE = FILE
 # ---- Python callables C calls: a closure factory per function pointer type --
 
 
-def _pb_callback_0(function):
+def _pb_callback_0(_pb_function):
     'A C unsigned long (*)(void *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'void *', None), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_1(function):
+def _pb_callback_1(_pb_function):
     'A C int (*)(char *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
-                return result
-            return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            if _pb_result.__class__ is int and (_pb_result >= -1073741823 and _pb_result <= 1073741823 or _pb_result >= -2147483648 and _pb_result <= 2147483647):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_2(function):
+def _pb_callback_2(_pb_function):
     'A C void *(*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            return _pb_result_address(function(a0), None, 'void *', 'the result of a callback void *(*)(unsigned long)')
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
-            _pb_callback_failed(error)
+            return _pb_result_address(_pb_function(_pb_a0), None, 'void *', 'the result of a callback void *(*)(unsigned long)')
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(_pb_error)
             return None
 
-    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_3(function):
+def _pb_callback_3(_pb_function):
     'A C void (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            function(None if not a0 else _pb_pointer(a0, 'void *', None))
+            _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
             return None
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
-            _pb_callback_failed(error)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(_pb_error)
             return None
 
-    closure = _ct.CFUNCTYPE(None, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(None, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 

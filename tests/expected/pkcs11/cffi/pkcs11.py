@@ -1492,7 +1492,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -1746,7 +1746,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -1795,7 +1795,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -1921,7 +1921,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -2363,7 +2363,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
     # view of a temporary memoryview has corrupted the heap at the next GC
@@ -2379,7 +2379,7 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
 
@@ -5794,8 +5794,8 @@ class CK_VERSION(_pb_Record):
         return self._p.major
 
     @major.setter
-    def major(self, value):
-        self._p.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
+    def major(self, _pb_given):
+        self._p.major = _pb_index(_pb_given, 'CK_VERSION.major', 0, 255)
 
     major = major.deleter(_pb_undeletable('CK_VERSION.major'))
 
@@ -5804,8 +5804,8 @@ class CK_VERSION(_pb_Record):
         return self._p.minor
 
     @minor.setter
-    def minor(self, value):
-        self._p.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+    def minor(self, _pb_given):
+        self._p.minor = _pb_index(_pb_given, 'CK_VERSION.minor', 0, 255)
 
     minor = minor.deleter(_pb_undeletable('CK_VERSION.minor'))
 
@@ -5863,10 +5863,10 @@ class CK_INFO(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'cryptokiVersion'), self if self._owner is None else self._owner)
 
     @cryptokiVersion.setter
-    def cryptokiVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.cryptokiVersion = value._p[0]
+    def cryptokiVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.cryptokiVersion = _pb_given._p[0]
 
     cryptokiVersion = cryptokiVersion.deleter(_pb_undeletable('CK_INFO.cryptokiVersion'))
 
@@ -5875,8 +5875,8 @@ class CK_INFO(_pb_Record):
         return _ffi.buffer(self._p.manufacturerID)[:]
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
+    def manufacturerID(self, _pb_given):
+        _pb_store_bytes(self._p.manufacturerID, 32, _pb_given, 'CK_INFO.manufacturerID')
 
     manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_INFO.manufacturerID'))
 
@@ -5885,8 +5885,8 @@ class CK_INFO(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_INFO.flags'))
 
@@ -5895,8 +5895,8 @@ class CK_INFO(_pb_Record):
         return _ffi.buffer(self._p.libraryDescription)[:]
 
     @libraryDescription.setter
-    def libraryDescription(self, value):
-        _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
+    def libraryDescription(self, _pb_given):
+        _pb_store_bytes(self._p.libraryDescription, 32, _pb_given, 'CK_INFO.libraryDescription')
 
     libraryDescription = libraryDescription.deleter(_pb_undeletable('CK_INFO.libraryDescription'))
 
@@ -5905,10 +5905,10 @@ class CK_INFO(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'libraryVersion'), self if self._owner is None else self._owner)
 
     @libraryVersion.setter
-    def libraryVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.libraryVersion = value._p[0]
+    def libraryVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.libraryVersion = _pb_given._p[0]
 
     libraryVersion = libraryVersion.deleter(_pb_undeletable('CK_INFO.libraryVersion'))
 
@@ -5966,8 +5966,8 @@ class CK_SLOT_INFO(_pb_Record):
         return _ffi.buffer(self._p.slotDescription)[:]
 
     @slotDescription.setter
-    def slotDescription(self, value):
-        _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
+    def slotDescription(self, _pb_given):
+        _pb_store_bytes(self._p.slotDescription, 64, _pb_given, 'CK_SLOT_INFO.slotDescription')
 
     slotDescription = slotDescription.deleter(_pb_undeletable('CK_SLOT_INFO.slotDescription'))
 
@@ -5976,8 +5976,8 @@ class CK_SLOT_INFO(_pb_Record):
         return _ffi.buffer(self._p.manufacturerID)[:]
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
+    def manufacturerID(self, _pb_given):
+        _pb_store_bytes(self._p.manufacturerID, 32, _pb_given, 'CK_SLOT_INFO.manufacturerID')
 
     manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_SLOT_INFO.manufacturerID'))
 
@@ -5986,8 +5986,8 @@ class CK_SLOT_INFO(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_SLOT_INFO.flags'))
 
@@ -5996,10 +5996,10 @@ class CK_SLOT_INFO(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'hardwareVersion'), self if self._owner is None else self._owner)
 
     @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.hardwareVersion = value._p[0]
+    def hardwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.hardwareVersion = _pb_given._p[0]
 
     hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.hardwareVersion'))
 
@@ -6008,10 +6008,10 @@ class CK_SLOT_INFO(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
 
     @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.firmwareVersion = value._p[0]
+    def firmwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.firmwareVersion = _pb_given._p[0]
 
     firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.firmwareVersion'))
 
@@ -6095,8 +6095,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return _ffi.buffer(self._p.label)[:]
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
+    def label(self, _pb_given):
+        _pb_store_bytes(self._p.label, 32, _pb_given, 'CK_TOKEN_INFO.label')
 
     label = label.deleter(_pb_undeletable('CK_TOKEN_INFO.label'))
 
@@ -6105,8 +6105,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return _ffi.buffer(self._p.manufacturerID)[:]
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+    def manufacturerID(self, _pb_given):
+        _pb_store_bytes(self._p.manufacturerID, 32, _pb_given, 'CK_TOKEN_INFO.manufacturerID')
 
     manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_TOKEN_INFO.manufacturerID'))
 
@@ -6115,8 +6115,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return _ffi.buffer(self._p.model)[:]
 
     @model.setter
-    def model(self, value):
-        _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
+    def model(self, _pb_given):
+        _pb_store_bytes(self._p.model, 16, _pb_given, 'CK_TOKEN_INFO.model')
 
     model = model.deleter(_pb_undeletable('CK_TOKEN_INFO.model'))
 
@@ -6125,8 +6125,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return _ffi.buffer(self._p.serialNumber)[:]
 
     @serialNumber.setter
-    def serialNumber(self, value):
-        _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
+    def serialNumber(self, _pb_given):
+        _pb_store_bytes(self._p.serialNumber, 16, _pb_given, 'CK_TOKEN_INFO.serialNumber')
 
     serialNumber = serialNumber.deleter(_pb_undeletable('CK_TOKEN_INFO.serialNumber'))
 
@@ -6135,8 +6135,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_TOKEN_INFO.flags'))
 
@@ -6145,8 +6145,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulMaxSessionCount
 
     @ulMaxSessionCount.setter
-    def ulMaxSessionCount(self, value):
-        self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+    def ulMaxSessionCount(self, _pb_given):
+        self._p.ulMaxSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
 
     ulMaxSessionCount = ulMaxSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxSessionCount'))
 
@@ -6155,8 +6155,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulSessionCount
 
     @ulSessionCount.setter
-    def ulSessionCount(self, value):
-        self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
+    def ulSessionCount(self, _pb_given):
+        self._p.ulSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
     ulSessionCount = ulSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulSessionCount'))
 
@@ -6165,8 +6165,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulMaxRwSessionCount
 
     @ulMaxRwSessionCount.setter
-    def ulMaxRwSessionCount(self, value):
-        self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+    def ulMaxRwSessionCount(self, _pb_given):
+        self._p.ulMaxRwSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
 
     ulMaxRwSessionCount = ulMaxRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxRwSessionCount'))
 
@@ -6175,8 +6175,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulRwSessionCount
 
     @ulRwSessionCount.setter
-    def ulRwSessionCount(self, value):
-        self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
+    def ulRwSessionCount(self, _pb_given):
+        self._p.ulRwSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
     ulRwSessionCount = ulRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulRwSessionCount'))
 
@@ -6185,8 +6185,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulMaxPinLen
 
     @ulMaxPinLen.setter
-    def ulMaxPinLen(self, value):
-        self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+    def ulMaxPinLen(self, _pb_given):
+        self._p.ulMaxPinLen = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
 
     ulMaxPinLen = ulMaxPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxPinLen'))
 
@@ -6195,8 +6195,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulMinPinLen
 
     @ulMinPinLen.setter
-    def ulMinPinLen(self, value):
-        self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
+    def ulMinPinLen(self, _pb_given):
+        self._p.ulMinPinLen = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
     ulMinPinLen = ulMinPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMinPinLen'))
 
@@ -6205,8 +6205,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulTotalPublicMemory
 
     @ulTotalPublicMemory.setter
-    def ulTotalPublicMemory(self, value):
-        self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+    def ulTotalPublicMemory(self, _pb_given):
+        self._p.ulTotalPublicMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
 
     ulTotalPublicMemory = ulTotalPublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPublicMemory'))
 
@@ -6215,8 +6215,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulFreePublicMemory
 
     @ulFreePublicMemory.setter
-    def ulFreePublicMemory(self, value):
-        self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
+    def ulFreePublicMemory(self, _pb_given):
+        self._p.ulFreePublicMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
     ulFreePublicMemory = ulFreePublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePublicMemory'))
 
@@ -6225,8 +6225,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulTotalPrivateMemory
 
     @ulTotalPrivateMemory.setter
-    def ulTotalPrivateMemory(self, value):
-        self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
+    def ulTotalPrivateMemory(self, _pb_given):
+        self._p.ulTotalPrivateMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
     ulTotalPrivateMemory = ulTotalPrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPrivateMemory'))
 
@@ -6235,8 +6235,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._p.ulFreePrivateMemory
 
     @ulFreePrivateMemory.setter
-    def ulFreePrivateMemory(self, value):
-        self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+    def ulFreePrivateMemory(self, _pb_given):
+        self._p.ulFreePrivateMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
 
     ulFreePrivateMemory = ulFreePrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePrivateMemory'))
 
@@ -6245,10 +6245,10 @@ class CK_TOKEN_INFO(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'hardwareVersion'), self if self._owner is None else self._owner)
 
     @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.hardwareVersion = value._p[0]
+    def hardwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.hardwareVersion = _pb_given._p[0]
 
     hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.hardwareVersion'))
 
@@ -6257,10 +6257,10 @@ class CK_TOKEN_INFO(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
 
     @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.firmwareVersion = value._p[0]
+    def firmwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.firmwareVersion = _pb_given._p[0]
 
     firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.firmwareVersion'))
 
@@ -6269,8 +6269,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return _ffi.buffer(self._p.utcTime)[:]
 
     @utcTime.setter
-    def utcTime(self, value):
-        _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
+    def utcTime(self, _pb_given):
+        _pb_store_bytes(self._p.utcTime, 16, _pb_given, 'CK_TOKEN_INFO.utcTime')
 
     utcTime = utcTime.deleter(_pb_undeletable('CK_TOKEN_INFO.utcTime'))
 
@@ -6326,8 +6326,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._p.slotID
 
     @slotID.setter
-    def slotID(self, value):
-        self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
+    def slotID(self, _pb_given):
+        self._p.slotID = _pb_index(_pb_given, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
     slotID = slotID.deleter(_pb_undeletable('CK_SESSION_INFO.slotID'))
 
@@ -6336,8 +6336,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._p.state
 
     @state.setter
-    def state(self, value):
-        self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+    def state(self, _pb_given):
+        self._p.state = _pb_index(_pb_given, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
 
     state = state.deleter(_pb_undeletable('CK_SESSION_INFO.state'))
 
@@ -6346,8 +6346,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_SESSION_INFO.flags'))
 
@@ -6356,8 +6356,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._p.ulDeviceError
 
     @ulDeviceError.setter
-    def ulDeviceError(self, value):
-        self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+    def ulDeviceError(self, _pb_given):
+        self._p.ulDeviceError = _pb_index(_pb_given, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
     ulDeviceError = ulDeviceError.deleter(_pb_undeletable('CK_SESSION_INFO.ulDeviceError'))
 
@@ -6407,8 +6407,8 @@ class CK_ATTRIBUTE(_pb_Record):
         return self._p.type
 
     @type.setter
-    def type(self, value):
-        self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+    def type(self, _pb_given):
+        self._p.type = _pb_index(_pb_given, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
 
     type = type.deleter(_pb_undeletable('CK_ATTRIBUTE.type'))
 
@@ -6417,23 +6417,23 @@ class CK_ATTRIBUTE(_pb_Record):
         return _pb_pointer(self._p.pValue, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pValue')))
 
     @pValue.setter
-    def pValue(self, value):
+    def pValue(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pValue = _NULL
             _pb_keep(self, 'pValue', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_ATTRIBUTE.pValue', 'a contiguous buffer')
-            self._p.pValue = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pValue', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_ATTRIBUTE.pValue', 'a contiguous buffer')
+            self._p.pValue = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pValue', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ATTRIBUTE.pValue', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pValue = _ffi.cast('void *', held)
-            _pb_keep(self, 'pValue', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_ATTRIBUTE.pValue', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pValue = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pValue', _pb_held_)
 
     pValue = pValue.deleter(_pb_undeletable('CK_ATTRIBUTE.pValue'))
 
@@ -6442,8 +6442,8 @@ class CK_ATTRIBUTE(_pb_Record):
         return self._p.ulValueLen
 
     @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+    def ulValueLen(self, _pb_given):
+        self._p.ulValueLen = _pb_index(_pb_given, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
     ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_ATTRIBUTE.ulValueLen'))
 
@@ -6497,8 +6497,8 @@ class CK_DATE(_pb_Record):
         return _ffi.buffer(self._p.year)[:]
 
     @year.setter
-    def year(self, value):
-        _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
+    def year(self, _pb_given):
+        _pb_store_bytes(self._p.year, 4, _pb_given, 'CK_DATE.year')
 
     year = year.deleter(_pb_undeletable('CK_DATE.year'))
 
@@ -6507,8 +6507,8 @@ class CK_DATE(_pb_Record):
         return _ffi.buffer(self._p.month)[:]
 
     @month.setter
-    def month(self, value):
-        _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
+    def month(self, _pb_given):
+        _pb_store_bytes(self._p.month, 2, _pb_given, 'CK_DATE.month')
 
     month = month.deleter(_pb_undeletable('CK_DATE.month'))
 
@@ -6517,8 +6517,8 @@ class CK_DATE(_pb_Record):
         return _ffi.buffer(self._p.day)[:]
 
     @day.setter
-    def day(self, value):
-        _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
+    def day(self, _pb_given):
+        _pb_store_bytes(self._p.day, 2, _pb_given, 'CK_DATE.day')
 
     day = day.deleter(_pb_undeletable('CK_DATE.day'))
 
@@ -6568,8 +6568,8 @@ class CK_MECHANISM(_pb_Record):
         return self._p.mechanism
 
     @mechanism.setter
-    def mechanism(self, value):
-        self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+    def mechanism(self, _pb_given):
+        self._p.mechanism = _pb_index(_pb_given, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
 
     mechanism = mechanism.deleter(_pb_undeletable('CK_MECHANISM.mechanism'))
 
@@ -6578,23 +6578,23 @@ class CK_MECHANISM(_pb_Record):
         return _pb_pointer(self._p.pParameter, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pParameter')))
 
     @pParameter.setter
-    def pParameter(self, value):
+    def pParameter(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pParameter = _NULL
             _pb_keep(self, 'pParameter', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_MECHANISM.pParameter', 'a contiguous buffer')
-            self._p.pParameter = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pParameter', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_MECHANISM.pParameter', 'a contiguous buffer')
+            self._p.pParameter = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pParameter', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_MECHANISM.pParameter', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pParameter = _ffi.cast('void *', held)
-            _pb_keep(self, 'pParameter', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_MECHANISM.pParameter', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pParameter = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pParameter', _pb_held_)
 
     pParameter = pParameter.deleter(_pb_undeletable('CK_MECHANISM.pParameter'))
 
@@ -6603,8 +6603,8 @@ class CK_MECHANISM(_pb_Record):
         return self._p.ulParameterLen
 
     @ulParameterLen.setter
-    def ulParameterLen(self, value):
-        self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+    def ulParameterLen(self, _pb_given):
+        self._p.ulParameterLen = _pb_index(_pb_given, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
     ulParameterLen = ulParameterLen.deleter(_pb_undeletable('CK_MECHANISM.ulParameterLen'))
 
@@ -6658,8 +6658,8 @@ class CK_MECHANISM_INFO(_pb_Record):
         return self._p.ulMinKeySize
 
     @ulMinKeySize.setter
-    def ulMinKeySize(self, value):
-        self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
+    def ulMinKeySize(self, _pb_given):
+        self._p.ulMinKeySize = _pb_index(_pb_given, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
     ulMinKeySize = ulMinKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMinKeySize'))
 
@@ -6668,8 +6668,8 @@ class CK_MECHANISM_INFO(_pb_Record):
         return self._p.ulMaxKeySize
 
     @ulMaxKeySize.setter
-    def ulMaxKeySize(self, value):
-        self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
+    def ulMaxKeySize(self, _pb_given):
+        self._p.ulMaxKeySize = _pb_index(_pb_given, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
     ulMaxKeySize = ulMaxKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMaxKeySize'))
 
@@ -6678,8 +6678,8 @@ class CK_MECHANISM_INFO(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_MECHANISM_INFO.flags'))
 
@@ -6861,10 +6861,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.version = _pb_given._p[0]
 
     version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST.version'))
 
@@ -6873,14 +6873,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
-    def C_Initialize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Initialize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Initialize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), pointer)
-        _pb_keep(self, 'C_Initialize', value)
+        self._p.C_Initialize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), _pb_fp)
+        _pb_keep(self, 'C_Initialize', _pb_given)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Initialize'))
 
@@ -6889,14 +6889,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
-    def C_Finalize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Finalize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Finalize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), pointer)
-        _pb_keep(self, 'C_Finalize', value)
+        self._p.C_Finalize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), _pb_fp)
+        _pb_keep(self, 'C_Finalize', _pb_given)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Finalize'))
 
@@ -6905,14 +6905,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), pointer)
-        _pb_keep(self, 'C_GetInfo', value)
+        self._p.C_GetInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), _pb_fp)
+        _pb_keep(self, 'C_GetInfo', _pb_given)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetInfo'))
 
@@ -6921,14 +6921,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetFunctionList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), pointer)
-        _pb_keep(self, 'C_GetFunctionList', value)
+        self._p.C_GetFunctionList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), _pb_fp)
+        _pb_keep(self, 'C_GetFunctionList', _pb_given)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionList'))
 
@@ -6937,14 +6937,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetSlotList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), pointer)
-        _pb_keep(self, 'C_GetSlotList', value)
+        self._p.C_GetSlotList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), _pb_fp)
+        _pb_keep(self, 'C_GetSlotList', _pb_given)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotList'))
 
@@ -6953,14 +6953,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetSlotInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), pointer)
-        _pb_keep(self, 'C_GetSlotInfo', value)
+        self._p.C_GetSlotInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), _pb_fp)
+        _pb_keep(self, 'C_GetSlotInfo', _pb_given)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotInfo'))
 
@@ -6969,14 +6969,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetTokenInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetTokenInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), pointer)
-        _pb_keep(self, 'C_GetTokenInfo', value)
+        self._p.C_GetTokenInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), _pb_fp)
+        _pb_keep(self, 'C_GetTokenInfo', _pb_given)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetTokenInfo'))
 
@@ -6985,14 +6985,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetMechanismList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), pointer)
-        _pb_keep(self, 'C_GetMechanismList', value)
+        self._p.C_GetMechanismList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), _pb_fp)
+        _pb_keep(self, 'C_GetMechanismList', _pb_given)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismList'))
 
@@ -7001,14 +7001,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetMechanismInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), pointer)
-        _pb_keep(self, 'C_GetMechanismInfo', value)
+        self._p.C_GetMechanismInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), _pb_fp)
+        _pb_keep(self, 'C_GetMechanismInfo', _pb_given)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismInfo'))
 
@@ -7017,14 +7017,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
-    def C_InitToken(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitToken(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_InitToken = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), pointer)
-        _pb_keep(self, 'C_InitToken', value)
+        self._p.C_InitToken = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), _pb_fp)
+        _pb_keep(self, 'C_InitToken', _pb_given)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitToken'))
 
@@ -7033,14 +7033,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_InitPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), pointer)
-        _pb_keep(self, 'C_InitPIN', value)
+        self._p.C_InitPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), _pb_fp)
+        _pb_keep(self, 'C_InitPIN', _pb_given)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitPIN'))
 
@@ -7049,14 +7049,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SetPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), pointer)
-        _pb_keep(self, 'C_SetPIN', value)
+        self._p.C_SetPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), _pb_fp)
+        _pb_keep(self, 'C_SetPIN', _pb_given)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetPIN'))
 
@@ -7065,11 +7065,11 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
+    def C_OpenSession(self, _pb_given):
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_OpenSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), pointer)
-        _pb_keep(self, 'C_OpenSession', value)
+        self._p.C_OpenSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), _pb_fp)
+        _pb_keep(self, 'C_OpenSession', _pb_given)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_OpenSession'))
 
@@ -7078,14 +7078,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseSession(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CloseSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), pointer)
-        _pb_keep(self, 'C_CloseSession', value)
+        self._p.C_CloseSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), _pb_fp)
+        _pb_keep(self, 'C_CloseSession', _pb_given)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseSession'))
 
@@ -7094,14 +7094,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseAllSessions(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CloseAllSessions = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), pointer)
-        _pb_keep(self, 'C_CloseAllSessions', value)
+        self._p.C_CloseAllSessions = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), _pb_fp)
+        _pb_keep(self, 'C_CloseAllSessions', _pb_given)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseAllSessions'))
 
@@ -7110,14 +7110,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSessionInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetSessionInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), pointer)
-        _pb_keep(self, 'C_GetSessionInfo', value)
+        self._p.C_GetSessionInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), _pb_fp)
+        _pb_keep(self, 'C_GetSessionInfo', _pb_given)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSessionInfo'))
 
@@ -7126,14 +7126,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), pointer)
-        _pb_keep(self, 'C_GetOperationState', value)
+        self._p.C_GetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), _pb_fp)
+        _pb_keep(self, 'C_GetOperationState', _pb_given)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetOperationState'))
 
@@ -7142,14 +7142,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), pointer)
-        _pb_keep(self, 'C_SetOperationState', value)
+        self._p.C_SetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), _pb_fp)
+        _pb_keep(self, 'C_SetOperationState', _pb_given)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetOperationState'))
 
@@ -7158,14 +7158,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Login.setter
-    def C_Login(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Login(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Login = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Login), pointer)
-        _pb_keep(self, 'C_Login', value)
+        self._p.C_Login = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Login), _pb_fp)
+        _pb_keep(self, 'C_Login', _pb_given)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Login'))
 
@@ -7174,14 +7174,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
-    def C_Logout(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Logout(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Logout = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), pointer)
-        _pb_keep(self, 'C_Logout', value)
+        self._p.C_Logout = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), _pb_fp)
+        _pb_keep(self, 'C_Logout', _pb_given)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Logout'))
 
@@ -7190,14 +7190,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CreateObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CreateObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), pointer)
-        _pb_keep(self, 'C_CreateObject', value)
+        self._p.C_CreateObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), _pb_fp)
+        _pb_keep(self, 'C_CreateObject', _pb_given)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CreateObject'))
 
@@ -7206,14 +7206,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CopyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CopyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), pointer)
-        _pb_keep(self, 'C_CopyObject', value)
+        self._p.C_CopyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), _pb_fp)
+        _pb_keep(self, 'C_CopyObject', _pb_given)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CopyObject'))
 
@@ -7222,14 +7222,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DestroyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DestroyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), pointer)
-        _pb_keep(self, 'C_DestroyObject', value)
+        self._p.C_DestroyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), _pb_fp)
+        _pb_keep(self, 'C_DestroyObject', _pb_given)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DestroyObject'))
 
@@ -7238,14 +7238,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetObjectSize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetObjectSize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), pointer)
-        _pb_keep(self, 'C_GetObjectSize', value)
+        self._p.C_GetObjectSize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), _pb_fp)
+        _pb_keep(self, 'C_GetObjectSize', _pb_given)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetObjectSize'))
 
@@ -7254,14 +7254,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), pointer)
-        _pb_keep(self, 'C_GetAttributeValue', value)
+        self._p.C_GetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), _pb_fp)
+        _pb_keep(self, 'C_GetAttributeValue', _pb_given)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetAttributeValue'))
 
@@ -7270,14 +7270,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), pointer)
-        _pb_keep(self, 'C_SetAttributeValue', value)
+        self._p.C_SetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), _pb_fp)
+        _pb_keep(self, 'C_SetAttributeValue', _pb_given)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetAttributeValue'))
 
@@ -7286,14 +7286,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_FindObjectsInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), pointer)
-        _pb_keep(self, 'C_FindObjectsInit', value)
+        self._p.C_FindObjectsInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), _pb_fp)
+        _pb_keep(self, 'C_FindObjectsInit', _pb_given)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsInit'))
 
@@ -7302,14 +7302,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjects(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_FindObjects = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), pointer)
-        _pb_keep(self, 'C_FindObjects', value)
+        self._p.C_FindObjects = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), _pb_fp)
+        _pb_keep(self, 'C_FindObjects', _pb_given)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjects'))
 
@@ -7318,14 +7318,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_FindObjectsFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), pointer)
-        _pb_keep(self, 'C_FindObjectsFinal', value)
+        self._p.C_FindObjectsFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), _pb_fp)
+        _pb_keep(self, 'C_FindObjectsFinal', _pb_given)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsFinal'))
 
@@ -7334,14 +7334,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), pointer)
-        _pb_keep(self, 'C_EncryptInit', value)
+        self._p.C_EncryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), _pb_fp)
+        _pb_keep(self, 'C_EncryptInit', _pb_given)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptInit'))
 
@@ -7350,14 +7350,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Encrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Encrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), pointer)
-        _pb_keep(self, 'C_Encrypt', value)
+        self._p.C_Encrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), _pb_fp)
+        _pb_keep(self, 'C_Encrypt', _pb_given)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Encrypt'))
 
@@ -7366,14 +7366,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), pointer)
-        _pb_keep(self, 'C_EncryptUpdate', value)
+        self._p.C_EncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_EncryptUpdate', _pb_given)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptUpdate'))
 
@@ -7382,14 +7382,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), pointer)
-        _pb_keep(self, 'C_EncryptFinal', value)
+        self._p.C_EncryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), _pb_fp)
+        _pb_keep(self, 'C_EncryptFinal', _pb_given)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptFinal'))
 
@@ -7398,14 +7398,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), pointer)
-        _pb_keep(self, 'C_DecryptInit', value)
+        self._p.C_DecryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), _pb_fp)
+        _pb_keep(self, 'C_DecryptInit', _pb_given)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptInit'))
 
@@ -7414,14 +7414,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Decrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Decrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), pointer)
-        _pb_keep(self, 'C_Decrypt', value)
+        self._p.C_Decrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), _pb_fp)
+        _pb_keep(self, 'C_Decrypt', _pb_given)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Decrypt'))
 
@@ -7430,14 +7430,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), pointer)
-        _pb_keep(self, 'C_DecryptUpdate', value)
+        self._p.C_DecryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_DecryptUpdate', _pb_given)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptUpdate'))
 
@@ -7446,14 +7446,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), pointer)
-        _pb_keep(self, 'C_DecryptFinal', value)
+        self._p.C_DecryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), _pb_fp)
+        _pb_keep(self, 'C_DecryptFinal', _pb_given)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptFinal'))
 
@@ -7462,14 +7462,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), pointer)
-        _pb_keep(self, 'C_DigestInit', value)
+        self._p.C_DigestInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), _pb_fp)
+        _pb_keep(self, 'C_DigestInit', _pb_given)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestInit'))
 
@@ -7478,14 +7478,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
-    def C_Digest(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Digest(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Digest = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), pointer)
-        _pb_keep(self, 'C_Digest', value)
+        self._p.C_Digest = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), _pb_fp)
+        _pb_keep(self, 'C_Digest', _pb_given)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Digest'))
 
@@ -7494,14 +7494,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), pointer)
-        _pb_keep(self, 'C_DigestUpdate', value)
+        self._p.C_DigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), _pb_fp)
+        _pb_keep(self, 'C_DigestUpdate', _pb_given)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestUpdate'))
 
@@ -7510,14 +7510,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), pointer)
-        _pb_keep(self, 'C_DigestKey', value)
+        self._p.C_DigestKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), _pb_fp)
+        _pb_keep(self, 'C_DigestKey', _pb_given)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestKey'))
 
@@ -7526,14 +7526,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), pointer)
-        _pb_keep(self, 'C_DigestFinal', value)
+        self._p.C_DigestFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), _pb_fp)
+        _pb_keep(self, 'C_DigestFinal', _pb_given)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestFinal'))
 
@@ -7542,14 +7542,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
-    def C_SignInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), pointer)
-        _pb_keep(self, 'C_SignInit', value)
+        self._p.C_SignInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), _pb_fp)
+        _pb_keep(self, 'C_SignInit', _pb_given)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignInit'))
 
@@ -7558,14 +7558,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
-    def C_Sign(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Sign(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Sign = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), pointer)
-        _pb_keep(self, 'C_Sign', value)
+        self._p.C_Sign = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), _pb_fp)
+        _pb_keep(self, 'C_Sign', _pb_given)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Sign'))
 
@@ -7574,14 +7574,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), pointer)
-        _pb_keep(self, 'C_SignUpdate', value)
+        self._p.C_SignUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), _pb_fp)
+        _pb_keep(self, 'C_SignUpdate', _pb_given)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignUpdate'))
 
@@ -7590,14 +7590,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), pointer)
-        _pb_keep(self, 'C_SignFinal', value)
+        self._p.C_SignFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), _pb_fp)
+        _pb_keep(self, 'C_SignFinal', _pb_given)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignFinal'))
 
@@ -7606,14 +7606,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), pointer)
-        _pb_keep(self, 'C_SignRecoverInit', value)
+        self._p.C_SignRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), _pb_fp)
+        _pb_keep(self, 'C_SignRecoverInit', _pb_given)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecoverInit'))
 
@@ -7622,14 +7622,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), pointer)
-        _pb_keep(self, 'C_SignRecover', value)
+        self._p.C_SignRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), _pb_fp)
+        _pb_keep(self, 'C_SignRecover', _pb_given)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecover'))
 
@@ -7638,14 +7638,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), pointer)
-        _pb_keep(self, 'C_VerifyInit', value)
+        self._p.C_VerifyInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), _pb_fp)
+        _pb_keep(self, 'C_VerifyInit', _pb_given)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyInit'))
 
@@ -7654,14 +7654,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
-    def C_Verify(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Verify(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Verify = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), pointer)
-        _pb_keep(self, 'C_Verify', value)
+        self._p.C_Verify = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), _pb_fp)
+        _pb_keep(self, 'C_Verify', _pb_given)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Verify'))
 
@@ -7670,14 +7670,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), pointer)
-        _pb_keep(self, 'C_VerifyUpdate', value)
+        self._p.C_VerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), _pb_fp)
+        _pb_keep(self, 'C_VerifyUpdate', _pb_given)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyUpdate'))
 
@@ -7686,14 +7686,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), pointer)
-        _pb_keep(self, 'C_VerifyFinal', value)
+        self._p.C_VerifyFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), _pb_fp)
+        _pb_keep(self, 'C_VerifyFinal', _pb_given)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyFinal'))
 
@@ -7702,14 +7702,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), pointer)
-        _pb_keep(self, 'C_VerifyRecoverInit', value)
+        self._p.C_VerifyRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), _pb_fp)
+        _pb_keep(self, 'C_VerifyRecoverInit', _pb_given)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecoverInit'))
 
@@ -7718,14 +7718,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), pointer)
-        _pb_keep(self, 'C_VerifyRecover', value)
+        self._p.C_VerifyRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), _pb_fp)
+        _pb_keep(self, 'C_VerifyRecover', _pb_given)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecover'))
 
@@ -7734,14 +7734,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), pointer)
-        _pb_keep(self, 'C_DigestEncryptUpdate', value)
+        self._p.C_DigestEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_DigestEncryptUpdate', _pb_given)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestEncryptUpdate'))
 
@@ -7750,14 +7750,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptDigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), pointer)
-        _pb_keep(self, 'C_DecryptDigestUpdate', value)
+        self._p.C_DecryptDigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), _pb_fp)
+        _pb_keep(self, 'C_DecryptDigestUpdate', _pb_given)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptDigestUpdate'))
 
@@ -7766,14 +7766,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), pointer)
-        _pb_keep(self, 'C_SignEncryptUpdate', value)
+        self._p.C_SignEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_SignEncryptUpdate', _pb_given)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignEncryptUpdate'))
 
@@ -7782,14 +7782,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptVerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), pointer)
-        _pb_keep(self, 'C_DecryptVerifyUpdate', value)
+        self._p.C_DecryptVerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), _pb_fp)
+        _pb_keep(self, 'C_DecryptVerifyUpdate', _pb_given)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptVerifyUpdate'))
 
@@ -7798,14 +7798,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GenerateKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), pointer)
-        _pb_keep(self, 'C_GenerateKey', value)
+        self._p.C_GenerateKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), _pb_fp)
+        _pb_keep(self, 'C_GenerateKey', _pb_given)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKey'))
 
@@ -7814,14 +7814,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKeyPair(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GenerateKeyPair = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), pointer)
-        _pb_keep(self, 'C_GenerateKeyPair', value)
+        self._p.C_GenerateKeyPair = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), _pb_fp)
+        _pb_keep(self, 'C_GenerateKeyPair', _pb_given)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKeyPair'))
 
@@ -7830,14 +7830,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_WrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), pointer)
-        _pb_keep(self, 'C_WrapKey', value)
+        self._p.C_WrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), _pb_fp)
+        _pb_keep(self, 'C_WrapKey', _pb_given)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WrapKey'))
 
@@ -7846,14 +7846,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_UnwrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_UnwrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), pointer)
-        _pb_keep(self, 'C_UnwrapKey', value)
+        self._p.C_UnwrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), _pb_fp)
+        _pb_keep(self, 'C_UnwrapKey', _pb_given)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_UnwrapKey'))
 
@@ -7862,14 +7862,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DeriveKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DeriveKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), pointer)
-        _pb_keep(self, 'C_DeriveKey', value)
+        self._p.C_DeriveKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), _pb_fp)
+        _pb_keep(self, 'C_DeriveKey', _pb_given)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DeriveKey'))
 
@@ -7878,14 +7878,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SeedRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SeedRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), pointer)
-        _pb_keep(self, 'C_SeedRandom', value)
+        self._p.C_SeedRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), _pb_fp)
+        _pb_keep(self, 'C_SeedRandom', _pb_given)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SeedRandom'))
 
@@ -7894,14 +7894,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GenerateRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), pointer)
-        _pb_keep(self, 'C_GenerateRandom', value)
+        self._p.C_GenerateRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), _pb_fp)
+        _pb_keep(self, 'C_GenerateRandom', _pb_given)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateRandom'))
 
@@ -7910,14 +7910,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionStatus(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetFunctionStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), pointer)
-        _pb_keep(self, 'C_GetFunctionStatus', value)
+        self._p.C_GetFunctionStatus = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), _pb_fp)
+        _pb_keep(self, 'C_GetFunctionStatus', _pb_given)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionStatus'))
 
@@ -7926,14 +7926,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CancelFunction(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CancelFunction = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), pointer)
-        _pb_keep(self, 'C_CancelFunction', value)
+        self._p.C_CancelFunction = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), _pb_fp)
+        _pb_keep(self, 'C_CancelFunction', _pb_given)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CancelFunction'))
 
@@ -7942,14 +7942,14 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WaitForSlotEvent(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_WaitForSlotEvent = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), pointer)
-        _pb_keep(self, 'C_WaitForSlotEvent', value)
+        self._p.C_WaitForSlotEvent = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), _pb_fp)
+        _pb_keep(self, 'C_WaitForSlotEvent', _pb_given)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WaitForSlotEvent'))
 
@@ -8179,10 +8179,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.version = _pb_given._p[0]
 
     version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.version'))
 
@@ -8191,14 +8191,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
-    def C_Initialize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Initialize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Initialize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), pointer)
-        _pb_keep(self, 'C_Initialize', value)
+        self._p.C_Initialize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), _pb_fp)
+        _pb_keep(self, 'C_Initialize', _pb_given)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Initialize'))
 
@@ -8207,14 +8207,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
-    def C_Finalize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Finalize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Finalize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), pointer)
-        _pb_keep(self, 'C_Finalize', value)
+        self._p.C_Finalize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), _pb_fp)
+        _pb_keep(self, 'C_Finalize', _pb_given)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Finalize'))
 
@@ -8223,14 +8223,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), pointer)
-        _pb_keep(self, 'C_GetInfo', value)
+        self._p.C_GetInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), _pb_fp)
+        _pb_keep(self, 'C_GetInfo', _pb_given)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInfo'))
 
@@ -8239,14 +8239,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetFunctionList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), pointer)
-        _pb_keep(self, 'C_GetFunctionList', value)
+        self._p.C_GetFunctionList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), _pb_fp)
+        _pb_keep(self, 'C_GetFunctionList', _pb_given)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionList'))
 
@@ -8255,14 +8255,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetSlotList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), pointer)
-        _pb_keep(self, 'C_GetSlotList', value)
+        self._p.C_GetSlotList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), _pb_fp)
+        _pb_keep(self, 'C_GetSlotList', _pb_given)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotList'))
 
@@ -8271,14 +8271,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetSlotInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), pointer)
-        _pb_keep(self, 'C_GetSlotInfo', value)
+        self._p.C_GetSlotInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), _pb_fp)
+        _pb_keep(self, 'C_GetSlotInfo', _pb_given)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotInfo'))
 
@@ -8287,14 +8287,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetTokenInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetTokenInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), pointer)
-        _pb_keep(self, 'C_GetTokenInfo', value)
+        self._p.C_GetTokenInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), _pb_fp)
+        _pb_keep(self, 'C_GetTokenInfo', _pb_given)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetTokenInfo'))
 
@@ -8303,14 +8303,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetMechanismList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), pointer)
-        _pb_keep(self, 'C_GetMechanismList', value)
+        self._p.C_GetMechanismList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), _pb_fp)
+        _pb_keep(self, 'C_GetMechanismList', _pb_given)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismList'))
 
@@ -8319,14 +8319,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetMechanismInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), pointer)
-        _pb_keep(self, 'C_GetMechanismInfo', value)
+        self._p.C_GetMechanismInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), _pb_fp)
+        _pb_keep(self, 'C_GetMechanismInfo', _pb_given)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo'))
 
@@ -8335,14 +8335,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
-    def C_InitToken(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitToken(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_InitToken = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), pointer)
-        _pb_keep(self, 'C_InitToken', value)
+        self._p.C_InitToken = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), _pb_fp)
+        _pb_keep(self, 'C_InitToken', _pb_given)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitToken'))
 
@@ -8351,14 +8351,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_InitPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), pointer)
-        _pb_keep(self, 'C_InitPIN', value)
+        self._p.C_InitPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), _pb_fp)
+        _pb_keep(self, 'C_InitPIN', _pb_given)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitPIN'))
 
@@ -8367,14 +8367,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SetPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), pointer)
-        _pb_keep(self, 'C_SetPIN', value)
+        self._p.C_SetPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), _pb_fp)
+        _pb_keep(self, 'C_SetPIN', _pb_given)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetPIN'))
 
@@ -8383,11 +8383,11 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
+    def C_OpenSession(self, _pb_given):
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_OpenSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), pointer)
-        _pb_keep(self, 'C_OpenSession', value)
+        self._p.C_OpenSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), _pb_fp)
+        _pb_keep(self, 'C_OpenSession', _pb_given)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_OpenSession'))
 
@@ -8396,14 +8396,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseSession(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CloseSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), pointer)
-        _pb_keep(self, 'C_CloseSession', value)
+        self._p.C_CloseSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), _pb_fp)
+        _pb_keep(self, 'C_CloseSession', _pb_given)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseSession'))
 
@@ -8412,14 +8412,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseAllSessions(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CloseAllSessions = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), pointer)
-        _pb_keep(self, 'C_CloseAllSessions', value)
+        self._p.C_CloseAllSessions = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), _pb_fp)
+        _pb_keep(self, 'C_CloseAllSessions', _pb_given)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseAllSessions'))
 
@@ -8428,14 +8428,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSessionInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetSessionInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), pointer)
-        _pb_keep(self, 'C_GetSessionInfo', value)
+        self._p.C_GetSessionInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), _pb_fp)
+        _pb_keep(self, 'C_GetSessionInfo', _pb_given)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSessionInfo'))
 
@@ -8444,14 +8444,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), pointer)
-        _pb_keep(self, 'C_GetOperationState', value)
+        self._p.C_GetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), _pb_fp)
+        _pb_keep(self, 'C_GetOperationState', _pb_given)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetOperationState'))
 
@@ -8460,14 +8460,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), pointer)
-        _pb_keep(self, 'C_SetOperationState', value)
+        self._p.C_SetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), _pb_fp)
+        _pb_keep(self, 'C_SetOperationState', _pb_given)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetOperationState'))
 
@@ -8476,14 +8476,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Login.setter
-    def C_Login(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Login(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Login = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Login), pointer)
-        _pb_keep(self, 'C_Login', value)
+        self._p.C_Login = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Login), _pb_fp)
+        _pb_keep(self, 'C_Login', _pb_given)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Login'))
 
@@ -8492,14 +8492,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
-    def C_Logout(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Logout(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Logout = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), pointer)
-        _pb_keep(self, 'C_Logout', value)
+        self._p.C_Logout = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), _pb_fp)
+        _pb_keep(self, 'C_Logout', _pb_given)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Logout'))
 
@@ -8508,14 +8508,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CreateObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CreateObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), pointer)
-        _pb_keep(self, 'C_CreateObject', value)
+        self._p.C_CreateObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), _pb_fp)
+        _pb_keep(self, 'C_CreateObject', _pb_given)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CreateObject'))
 
@@ -8524,14 +8524,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CopyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CopyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), pointer)
-        _pb_keep(self, 'C_CopyObject', value)
+        self._p.C_CopyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), _pb_fp)
+        _pb_keep(self, 'C_CopyObject', _pb_given)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CopyObject'))
 
@@ -8540,14 +8540,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DestroyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DestroyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), pointer)
-        _pb_keep(self, 'C_DestroyObject', value)
+        self._p.C_DestroyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), _pb_fp)
+        _pb_keep(self, 'C_DestroyObject', _pb_given)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DestroyObject'))
 
@@ -8556,14 +8556,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetObjectSize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetObjectSize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), pointer)
-        _pb_keep(self, 'C_GetObjectSize', value)
+        self._p.C_GetObjectSize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), _pb_fp)
+        _pb_keep(self, 'C_GetObjectSize', _pb_given)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetObjectSize'))
 
@@ -8572,14 +8572,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), pointer)
-        _pb_keep(self, 'C_GetAttributeValue', value)
+        self._p.C_GetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), _pb_fp)
+        _pb_keep(self, 'C_GetAttributeValue', _pb_given)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetAttributeValue'))
 
@@ -8588,14 +8588,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), pointer)
-        _pb_keep(self, 'C_SetAttributeValue', value)
+        self._p.C_SetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), _pb_fp)
+        _pb_keep(self, 'C_SetAttributeValue', _pb_given)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetAttributeValue'))
 
@@ -8604,14 +8604,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_FindObjectsInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), pointer)
-        _pb_keep(self, 'C_FindObjectsInit', value)
+        self._p.C_FindObjectsInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), _pb_fp)
+        _pb_keep(self, 'C_FindObjectsInit', _pb_given)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsInit'))
 
@@ -8620,14 +8620,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjects(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_FindObjects = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), pointer)
-        _pb_keep(self, 'C_FindObjects', value)
+        self._p.C_FindObjects = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), _pb_fp)
+        _pb_keep(self, 'C_FindObjects', _pb_given)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjects'))
 
@@ -8636,14 +8636,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_FindObjectsFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), pointer)
-        _pb_keep(self, 'C_FindObjectsFinal', value)
+        self._p.C_FindObjectsFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), _pb_fp)
+        _pb_keep(self, 'C_FindObjectsFinal', _pb_given)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal'))
 
@@ -8652,14 +8652,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), pointer)
-        _pb_keep(self, 'C_EncryptInit', value)
+        self._p.C_EncryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), _pb_fp)
+        _pb_keep(self, 'C_EncryptInit', _pb_given)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptInit'))
 
@@ -8668,14 +8668,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Encrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Encrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), pointer)
-        _pb_keep(self, 'C_Encrypt', value)
+        self._p.C_Encrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), _pb_fp)
+        _pb_keep(self, 'C_Encrypt', _pb_given)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Encrypt'))
 
@@ -8684,14 +8684,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), pointer)
-        _pb_keep(self, 'C_EncryptUpdate', value)
+        self._p.C_EncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_EncryptUpdate', _pb_given)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptUpdate'))
 
@@ -8700,14 +8700,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), pointer)
-        _pb_keep(self, 'C_EncryptFinal', value)
+        self._p.C_EncryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), _pb_fp)
+        _pb_keep(self, 'C_EncryptFinal', _pb_given)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptFinal'))
 
@@ -8716,14 +8716,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), pointer)
-        _pb_keep(self, 'C_DecryptInit', value)
+        self._p.C_DecryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), _pb_fp)
+        _pb_keep(self, 'C_DecryptInit', _pb_given)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptInit'))
 
@@ -8732,14 +8732,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Decrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Decrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), pointer)
-        _pb_keep(self, 'C_Decrypt', value)
+        self._p.C_Decrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), _pb_fp)
+        _pb_keep(self, 'C_Decrypt', _pb_given)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Decrypt'))
 
@@ -8748,14 +8748,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), pointer)
-        _pb_keep(self, 'C_DecryptUpdate', value)
+        self._p.C_DecryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_DecryptUpdate', _pb_given)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptUpdate'))
 
@@ -8764,14 +8764,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), pointer)
-        _pb_keep(self, 'C_DecryptFinal', value)
+        self._p.C_DecryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), _pb_fp)
+        _pb_keep(self, 'C_DecryptFinal', _pb_given)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptFinal'))
 
@@ -8780,14 +8780,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), pointer)
-        _pb_keep(self, 'C_DigestInit', value)
+        self._p.C_DigestInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), _pb_fp)
+        _pb_keep(self, 'C_DigestInit', _pb_given)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestInit'))
 
@@ -8796,14 +8796,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
-    def C_Digest(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Digest(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Digest = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), pointer)
-        _pb_keep(self, 'C_Digest', value)
+        self._p.C_Digest = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), _pb_fp)
+        _pb_keep(self, 'C_Digest', _pb_given)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Digest'))
 
@@ -8812,14 +8812,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), pointer)
-        _pb_keep(self, 'C_DigestUpdate', value)
+        self._p.C_DigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), _pb_fp)
+        _pb_keep(self, 'C_DigestUpdate', _pb_given)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestUpdate'))
 
@@ -8828,14 +8828,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), pointer)
-        _pb_keep(self, 'C_DigestKey', value)
+        self._p.C_DigestKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), _pb_fp)
+        _pb_keep(self, 'C_DigestKey', _pb_given)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestKey'))
 
@@ -8844,14 +8844,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), pointer)
-        _pb_keep(self, 'C_DigestFinal', value)
+        self._p.C_DigestFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), _pb_fp)
+        _pb_keep(self, 'C_DigestFinal', _pb_given)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestFinal'))
 
@@ -8860,14 +8860,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
-    def C_SignInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), pointer)
-        _pb_keep(self, 'C_SignInit', value)
+        self._p.C_SignInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), _pb_fp)
+        _pb_keep(self, 'C_SignInit', _pb_given)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignInit'))
 
@@ -8876,14 +8876,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
-    def C_Sign(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Sign(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Sign = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), pointer)
-        _pb_keep(self, 'C_Sign', value)
+        self._p.C_Sign = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), _pb_fp)
+        _pb_keep(self, 'C_Sign', _pb_given)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Sign'))
 
@@ -8892,14 +8892,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), pointer)
-        _pb_keep(self, 'C_SignUpdate', value)
+        self._p.C_SignUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), _pb_fp)
+        _pb_keep(self, 'C_SignUpdate', _pb_given)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignUpdate'))
 
@@ -8908,14 +8908,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), pointer)
-        _pb_keep(self, 'C_SignFinal', value)
+        self._p.C_SignFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), _pb_fp)
+        _pb_keep(self, 'C_SignFinal', _pb_given)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignFinal'))
 
@@ -8924,14 +8924,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), pointer)
-        _pb_keep(self, 'C_SignRecoverInit', value)
+        self._p.C_SignRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), _pb_fp)
+        _pb_keep(self, 'C_SignRecoverInit', _pb_given)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecoverInit'))
 
@@ -8940,14 +8940,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), pointer)
-        _pb_keep(self, 'C_SignRecover', value)
+        self._p.C_SignRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), _pb_fp)
+        _pb_keep(self, 'C_SignRecover', _pb_given)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecover'))
 
@@ -8956,14 +8956,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), pointer)
-        _pb_keep(self, 'C_VerifyInit', value)
+        self._p.C_VerifyInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), _pb_fp)
+        _pb_keep(self, 'C_VerifyInit', _pb_given)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyInit'))
 
@@ -8972,14 +8972,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
-    def C_Verify(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Verify(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_Verify = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), pointer)
-        _pb_keep(self, 'C_Verify', value)
+        self._p.C_Verify = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), _pb_fp)
+        _pb_keep(self, 'C_Verify', _pb_given)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Verify'))
 
@@ -8988,14 +8988,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), pointer)
-        _pb_keep(self, 'C_VerifyUpdate', value)
+        self._p.C_VerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), _pb_fp)
+        _pb_keep(self, 'C_VerifyUpdate', _pb_given)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyUpdate'))
 
@@ -9004,14 +9004,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), pointer)
-        _pb_keep(self, 'C_VerifyFinal', value)
+        self._p.C_VerifyFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), _pb_fp)
+        _pb_keep(self, 'C_VerifyFinal', _pb_given)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyFinal'))
 
@@ -9020,14 +9020,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), pointer)
-        _pb_keep(self, 'C_VerifyRecoverInit', value)
+        self._p.C_VerifyRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), _pb_fp)
+        _pb_keep(self, 'C_VerifyRecoverInit', _pb_given)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit'))
 
@@ -9036,14 +9036,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), pointer)
-        _pb_keep(self, 'C_VerifyRecover', value)
+        self._p.C_VerifyRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), _pb_fp)
+        _pb_keep(self, 'C_VerifyRecover', _pb_given)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecover'))
 
@@ -9052,14 +9052,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), pointer)
-        _pb_keep(self, 'C_DigestEncryptUpdate', value)
+        self._p.C_DigestEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_DigestEncryptUpdate', _pb_given)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate'))
 
@@ -9068,14 +9068,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptDigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), pointer)
-        _pb_keep(self, 'C_DecryptDigestUpdate', value)
+        self._p.C_DecryptDigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), _pb_fp)
+        _pb_keep(self, 'C_DecryptDigestUpdate', _pb_given)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate'))
 
@@ -9084,14 +9084,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), pointer)
-        _pb_keep(self, 'C_SignEncryptUpdate', value)
+        self._p.C_SignEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), _pb_fp)
+        _pb_keep(self, 'C_SignEncryptUpdate', _pb_given)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate'))
 
@@ -9100,14 +9100,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptVerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), pointer)
-        _pb_keep(self, 'C_DecryptVerifyUpdate', value)
+        self._p.C_DecryptVerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), _pb_fp)
+        _pb_keep(self, 'C_DecryptVerifyUpdate', _pb_given)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate'))
 
@@ -9116,14 +9116,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GenerateKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), pointer)
-        _pb_keep(self, 'C_GenerateKey', value)
+        self._p.C_GenerateKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), _pb_fp)
+        _pb_keep(self, 'C_GenerateKey', _pb_given)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKey'))
 
@@ -9132,14 +9132,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKeyPair(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GenerateKeyPair = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), pointer)
-        _pb_keep(self, 'C_GenerateKeyPair', value)
+        self._p.C_GenerateKeyPair = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), _pb_fp)
+        _pb_keep(self, 'C_GenerateKeyPair', _pb_given)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair'))
 
@@ -9148,14 +9148,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_WrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), pointer)
-        _pb_keep(self, 'C_WrapKey', value)
+        self._p.C_WrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), _pb_fp)
+        _pb_keep(self, 'C_WrapKey', _pb_given)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WrapKey'))
 
@@ -9164,14 +9164,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_UnwrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_UnwrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), pointer)
-        _pb_keep(self, 'C_UnwrapKey', value)
+        self._p.C_UnwrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), _pb_fp)
+        _pb_keep(self, 'C_UnwrapKey', _pb_given)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_UnwrapKey'))
 
@@ -9180,14 +9180,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DeriveKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DeriveKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), pointer)
-        _pb_keep(self, 'C_DeriveKey', value)
+        self._p.C_DeriveKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), _pb_fp)
+        _pb_keep(self, 'C_DeriveKey', _pb_given)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DeriveKey'))
 
@@ -9196,14 +9196,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SeedRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SeedRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), pointer)
-        _pb_keep(self, 'C_SeedRandom', value)
+        self._p.C_SeedRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), _pb_fp)
+        _pb_keep(self, 'C_SeedRandom', _pb_given)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SeedRandom'))
 
@@ -9212,14 +9212,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GenerateRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), pointer)
-        _pb_keep(self, 'C_GenerateRandom', value)
+        self._p.C_GenerateRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), _pb_fp)
+        _pb_keep(self, 'C_GenerateRandom', _pb_given)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateRandom'))
 
@@ -9228,14 +9228,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionStatus(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetFunctionStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), pointer)
-        _pb_keep(self, 'C_GetFunctionStatus', value)
+        self._p.C_GetFunctionStatus = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), _pb_fp)
+        _pb_keep(self, 'C_GetFunctionStatus', _pb_given)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus'))
 
@@ -9244,14 +9244,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CancelFunction(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_CancelFunction = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), pointer)
-        _pb_keep(self, 'C_CancelFunction', value)
+        self._p.C_CancelFunction = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), _pb_fp)
+        _pb_keep(self, 'C_CancelFunction', _pb_given)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CancelFunction'))
 
@@ -9260,14 +9260,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WaitForSlotEvent(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_WaitForSlotEvent = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), pointer)
-        _pb_keep(self, 'C_WaitForSlotEvent', value)
+        self._p.C_WaitForSlotEvent = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), _pb_fp)
+        _pb_keep(self, 'C_WaitForSlotEvent', _pb_given)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent'))
 
@@ -9276,14 +9276,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInterfaceList.setter
-    def C_GetInterfaceList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInterfaceList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetInterfaceList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterfaceList), pointer)
-        _pb_keep(self, 'C_GetInterfaceList', value)
+        self._p.C_GetInterfaceList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterfaceList), _pb_fp)
+        _pb_keep(self, 'C_GetInterfaceList', _pb_given)
 
     C_GetInterfaceList = C_GetInterfaceList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterfaceList'))
 
@@ -9292,14 +9292,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_GetInterface.setter
-    def C_GetInterface(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInterface(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_GetInterface = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterface), pointer)
-        _pb_keep(self, 'C_GetInterface', value)
+        self._p.C_GetInterface = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterface), _pb_fp)
+        _pb_keep(self, 'C_GetInterface', _pb_given)
 
     C_GetInterface = C_GetInterface.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterface'))
 
@@ -9308,14 +9308,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_LoginUser.setter
-    def C_LoginUser(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_LoginUser(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_LoginUser = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_LoginUser), pointer)
-        _pb_keep(self, 'C_LoginUser', value)
+        self._p.C_LoginUser = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_LoginUser), _pb_fp)
+        _pb_keep(self, 'C_LoginUser', _pb_given)
 
     C_LoginUser = C_LoginUser.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_LoginUser'))
 
@@ -9324,14 +9324,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_SessionCancel.setter
-    def C_SessionCancel(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SessionCancel(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SessionCancel = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SessionCancel), pointer)
-        _pb_keep(self, 'C_SessionCancel', value)
+        self._p.C_SessionCancel = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SessionCancel), _pb_fp)
+        _pb_keep(self, 'C_SessionCancel', _pb_given)
 
     C_SessionCancel = C_SessionCancel.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SessionCancel'))
 
@@ -9340,14 +9340,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptInit.setter
-    def C_MessageEncryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageEncryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageEncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptInit), pointer)
-        _pb_keep(self, 'C_MessageEncryptInit', value)
+        self._p.C_MessageEncryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptInit), _pb_fp)
+        _pb_keep(self, 'C_MessageEncryptInit', _pb_given)
 
     C_MessageEncryptInit = C_MessageEncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit'))
 
@@ -9356,14 +9356,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptMessage.setter
-    def C_EncryptMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessage), pointer)
-        _pb_keep(self, 'C_EncryptMessage', value)
+        self._p.C_EncryptMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessage), _pb_fp)
+        _pb_keep(self, 'C_EncryptMessage', _pb_given)
 
     C_EncryptMessage = C_EncryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessage'))
 
@@ -9372,14 +9372,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageBegin.setter
-    def C_EncryptMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageBegin), pointer)
-        _pb_keep(self, 'C_EncryptMessageBegin', value)
+        self._p.C_EncryptMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageBegin), _pb_fp)
+        _pb_keep(self, 'C_EncryptMessageBegin', _pb_given)
 
     C_EncryptMessageBegin = C_EncryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin'))
 
@@ -9388,14 +9388,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageNext.setter
-    def C_EncryptMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_EncryptMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageNext), pointer)
-        _pb_keep(self, 'C_EncryptMessageNext', value)
+        self._p.C_EncryptMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageNext), _pb_fp)
+        _pb_keep(self, 'C_EncryptMessageNext', _pb_given)
 
     C_EncryptMessageNext = C_EncryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext'))
 
@@ -9404,14 +9404,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptFinal.setter
-    def C_MessageEncryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageEncryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageEncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptFinal), pointer)
-        _pb_keep(self, 'C_MessageEncryptFinal', value)
+        self._p.C_MessageEncryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptFinal), _pb_fp)
+        _pb_keep(self, 'C_MessageEncryptFinal', _pb_given)
 
     C_MessageEncryptFinal = C_MessageEncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal'))
 
@@ -9420,14 +9420,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptInit.setter
-    def C_MessageDecryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageDecryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageDecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptInit), pointer)
-        _pb_keep(self, 'C_MessageDecryptInit', value)
+        self._p.C_MessageDecryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptInit), _pb_fp)
+        _pb_keep(self, 'C_MessageDecryptInit', _pb_given)
 
     C_MessageDecryptInit = C_MessageDecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit'))
 
@@ -9436,14 +9436,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptMessage.setter
-    def C_DecryptMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessage), pointer)
-        _pb_keep(self, 'C_DecryptMessage', value)
+        self._p.C_DecryptMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessage), _pb_fp)
+        _pb_keep(self, 'C_DecryptMessage', _pb_given)
 
     C_DecryptMessage = C_DecryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessage'))
 
@@ -9452,14 +9452,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageBegin.setter
-    def C_DecryptMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageBegin), pointer)
-        _pb_keep(self, 'C_DecryptMessageBegin', value)
+        self._p.C_DecryptMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageBegin), _pb_fp)
+        _pb_keep(self, 'C_DecryptMessageBegin', _pb_given)
 
     C_DecryptMessageBegin = C_DecryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin'))
 
@@ -9468,14 +9468,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageNext.setter
-    def C_DecryptMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_DecryptMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageNext), pointer)
-        _pb_keep(self, 'C_DecryptMessageNext', value)
+        self._p.C_DecryptMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageNext), _pb_fp)
+        _pb_keep(self, 'C_DecryptMessageNext', _pb_given)
 
     C_DecryptMessageNext = C_DecryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext'))
 
@@ -9484,14 +9484,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptFinal.setter
-    def C_MessageDecryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageDecryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageDecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptFinal), pointer)
-        _pb_keep(self, 'C_MessageDecryptFinal', value)
+        self._p.C_MessageDecryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptFinal), _pb_fp)
+        _pb_keep(self, 'C_MessageDecryptFinal', _pb_given)
 
     C_MessageDecryptFinal = C_MessageDecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal'))
 
@@ -9500,14 +9500,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageSignInit.setter
-    def C_MessageSignInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageSignInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageSignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignInit), pointer)
-        _pb_keep(self, 'C_MessageSignInit', value)
+        self._p.C_MessageSignInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignInit), _pb_fp)
+        _pb_keep(self, 'C_MessageSignInit', _pb_given)
 
     C_MessageSignInit = C_MessageSignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignInit'))
 
@@ -9516,14 +9516,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignMessage.setter
-    def C_SignMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessage), pointer)
-        _pb_keep(self, 'C_SignMessage', value)
+        self._p.C_SignMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessage), _pb_fp)
+        _pb_keep(self, 'C_SignMessage', _pb_given)
 
     C_SignMessage = C_SignMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessage'))
 
@@ -9532,14 +9532,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignMessageBegin.setter
-    def C_SignMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageBegin), pointer)
-        _pb_keep(self, 'C_SignMessageBegin', value)
+        self._p.C_SignMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageBegin), _pb_fp)
+        _pb_keep(self, 'C_SignMessageBegin', _pb_given)
 
     C_SignMessageBegin = C_SignMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageBegin'))
 
@@ -9548,14 +9548,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignMessageNext.setter
-    def C_SignMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_SignMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageNext), pointer)
-        _pb_keep(self, 'C_SignMessageNext', value)
+        self._p.C_SignMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageNext), _pb_fp)
+        _pb_keep(self, 'C_SignMessageNext', _pb_given)
 
     C_SignMessageNext = C_SignMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageNext'))
 
@@ -9564,14 +9564,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageSignFinal.setter
-    def C_MessageSignFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageSignFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageSignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignFinal), pointer)
-        _pb_keep(self, 'C_MessageSignFinal', value)
+        self._p.C_MessageSignFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignFinal), _pb_fp)
+        _pb_keep(self, 'C_MessageSignFinal', _pb_given)
 
     C_MessageSignFinal = C_MessageSignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignFinal'))
 
@@ -9580,14 +9580,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyInit.setter
-    def C_MessageVerifyInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageVerifyInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageVerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyInit), pointer)
-        _pb_keep(self, 'C_MessageVerifyInit', value)
+        self._p.C_MessageVerifyInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyInit), _pb_fp)
+        _pb_keep(self, 'C_MessageVerifyInit', _pb_given)
 
     C_MessageVerifyInit = C_MessageVerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit'))
 
@@ -9596,14 +9596,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessage.setter
-    def C_VerifyMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessage), pointer)
-        _pb_keep(self, 'C_VerifyMessage', value)
+        self._p.C_VerifyMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessage), _pb_fp)
+        _pb_keep(self, 'C_VerifyMessage', _pb_given)
 
     C_VerifyMessage = C_VerifyMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessage'))
 
@@ -9612,14 +9612,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageBegin.setter
-    def C_VerifyMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageBegin), pointer)
-        _pb_keep(self, 'C_VerifyMessageBegin', value)
+        self._p.C_VerifyMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageBegin), _pb_fp)
+        _pb_keep(self, 'C_VerifyMessageBegin', _pb_given)
 
     C_VerifyMessageBegin = C_VerifyMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin'))
 
@@ -9628,14 +9628,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageNext.setter
-    def C_VerifyMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_VerifyMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageNext), pointer)
-        _pb_keep(self, 'C_VerifyMessageNext', value)
+        self._p.C_VerifyMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageNext), _pb_fp)
+        _pb_keep(self, 'C_VerifyMessageNext', _pb_given)
 
     C_VerifyMessageNext = C_VerifyMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext'))
 
@@ -9644,14 +9644,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyFinal.setter
-    def C_MessageVerifyFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageVerifyFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.C_MessageVerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyFinal), pointer)
-        _pb_keep(self, 'C_MessageVerifyFinal', value)
+        self._p.C_MessageVerifyFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyFinal), _pb_fp)
+        _pb_keep(self, 'C_MessageVerifyFinal', _pb_given)
 
     C_MessageVerifyFinal = C_MessageVerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal'))
 
@@ -9703,15 +9703,15 @@ class CK_INTERFACE(_pb_Record):
 
 
     @pInterfaceName.setter
-    def pInterfaceName(self, value):
+    def pInterfaceName(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pInterfaceName = _NULL
             _pb_keep(self, 'pInterfaceName', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_INTERFACE.pInterfaceName', True))
-            self._p.pInterfaceName = _ffi.cast('CK_CHAR *', held)
-            _pb_keep(self, 'pInterfaceName', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_INTERFACE.pInterfaceName', True))
+            self._p.pInterfaceName = _ffi.cast('CK_CHAR *', _pb_held_)
+            _pb_keep(self, 'pInterfaceName', _pb_held_)
 
     pInterfaceName = pInterfaceName.deleter(_pb_undeletable('CK_INTERFACE.pInterfaceName'))
 
@@ -9720,23 +9720,23 @@ class CK_INTERFACE(_pb_Record):
         return _pb_pointer(self._p.pFunctionList, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pFunctionList')))
 
     @pFunctionList.setter
-    def pFunctionList(self, value):
+    def pFunctionList(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pFunctionList = _NULL
             _pb_keep(self, 'pFunctionList', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_INTERFACE.pFunctionList', 'a contiguous buffer')
-            self._p.pFunctionList = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pFunctionList', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_INTERFACE.pFunctionList', 'a contiguous buffer')
+            self._p.pFunctionList = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pFunctionList', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_INTERFACE.pFunctionList', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pFunctionList = _ffi.cast('void *', held)
-            _pb_keep(self, 'pFunctionList', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_INTERFACE.pFunctionList', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pFunctionList = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pFunctionList', _pb_held_)
 
     pFunctionList = pFunctionList.deleter(_pb_undeletable('CK_INTERFACE.pFunctionList'))
 
@@ -9745,8 +9745,8 @@ class CK_INTERFACE(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_INTERFACE.flags'))
 
@@ -9804,14 +9804,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._p.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', self if self._owner is None else self._owner)
 
     @CreateMutex.setter
-    def CreateMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def CreateMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.CreateMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.CreateMutex), pointer)
-        _pb_keep(self, 'CreateMutex', value)
+        self._p.CreateMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.CreateMutex), _pb_fp)
+        _pb_keep(self, 'CreateMutex', _pb_given)
 
     CreateMutex = CreateMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.CreateMutex'))
 
@@ -9820,14 +9820,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._p.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @DestroyMutex.setter
-    def DestroyMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def DestroyMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.DestroyMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.DestroyMutex), pointer)
-        _pb_keep(self, 'DestroyMutex', value)
+        self._p.DestroyMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.DestroyMutex), _pb_fp)
+        _pb_keep(self, 'DestroyMutex', _pb_given)
 
     DestroyMutex = DestroyMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.DestroyMutex'))
 
@@ -9836,14 +9836,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._p.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @LockMutex.setter
-    def LockMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def LockMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.LockMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.LockMutex), pointer)
-        _pb_keep(self, 'LockMutex', value)
+        self._p.LockMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.LockMutex), _pb_fp)
+        _pb_keep(self, 'LockMutex', _pb_given)
 
     LockMutex = LockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LockMutex'))
 
@@ -9852,14 +9852,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._p.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @UnlockMutex.setter
-    def UnlockMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def UnlockMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.UnlockMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.UnlockMutex), pointer)
-        _pb_keep(self, 'UnlockMutex', value)
+        self._p.UnlockMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.UnlockMutex), _pb_fp)
+        _pb_keep(self, 'UnlockMutex', _pb_given)
 
     UnlockMutex = UnlockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.UnlockMutex'))
 
@@ -9868,8 +9868,8 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.flags'))
 
@@ -9878,23 +9878,23 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_pointer(self._p.LibraryParameters, 'unsigned char **', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'LibraryParameters')))
 
     @LibraryParameters.setter
-    def LibraryParameters(self, value):
+    def LibraryParameters(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.LibraryParameters = _NULL
             _pb_keep(self, 'LibraryParameters', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned char **', 'CK_C_INITIALIZE_ARGS.LibraryParameters', 'a writable contiguous buffer')
-            self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'LibraryParameters', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned char **', 'CK_C_INITIALIZE_ARGS.LibraryParameters', 'a writable contiguous buffer')
+            self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'LibraryParameters', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_C_INITIALIZE_ARGS.LibraryParameters', True)
-            if view.nbytes < 8:
-                raise ValueError(f"CK_C_INITIALIZE_ARGS.LibraryParameters needs at least 8 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', held)
-            _pb_keep(self, 'LibraryParameters', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_C_INITIALIZE_ARGS.LibraryParameters', True)
+            if _pb_view.nbytes < 8:
+                raise ValueError(f"CK_C_INITIALIZE_ARGS.LibraryParameters needs at least 8 bytes, got {_pb_view.nbytes}")
+            _pb_held_ = _ffi.from_buffer(_pb_given, require_writable=True)
+            self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', _pb_held_)
+            _pb_keep(self, 'LibraryParameters', _pb_held_)
 
     LibraryParameters = LibraryParameters.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LibraryParameters'))
 
@@ -9903,23 +9903,23 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_pointer(self._p.pReserved, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReserved')))
 
     @pReserved.setter
-    def pReserved(self, value):
+    def pReserved(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pReserved = _NULL
             _pb_keep(self, 'pReserved', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_C_INITIALIZE_ARGS.pReserved', 'a contiguous buffer')
-            self._p.pReserved = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pReserved', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_C_INITIALIZE_ARGS.pReserved', 'a contiguous buffer')
+            self._p.pReserved = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pReserved', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_C_INITIALIZE_ARGS.pReserved', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pReserved = _ffi.cast('void *', held)
-            _pb_keep(self, 'pReserved', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_C_INITIALIZE_ARGS.pReserved', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pReserved = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pReserved', _pb_held_)
 
     pReserved = pReserved.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.pReserved'))
 
@@ -9973,8 +9973,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._p.hashAlg
 
     @hashAlg.setter
-    def hashAlg(self, value):
-        self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
+    def hashAlg(self, _pb_given):
+        self._p.hashAlg = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
     hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.hashAlg'))
 
@@ -9983,8 +9983,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._p.mgf
 
     @mgf.setter
-    def mgf(self, value):
-        self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
+    def mgf(self, _pb_given):
+        self._p.mgf = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
     mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.mgf'))
 
@@ -9993,8 +9993,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._p.source
 
     @source.setter
-    def source(self, value):
-        self._p.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
+    def source(self, _pb_given):
+        self._p.source = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
 
     source = source.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.source'))
 
@@ -10003,23 +10003,23 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return _pb_pointer(self._p.pSourceData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSourceData')))
 
     @pSourceData.setter
-    def pSourceData(self, value):
+    def pSourceData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSourceData = _NULL
             _pb_keep(self, 'pSourceData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', 'a contiguous buffer')
-            self._p.pSourceData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pSourceData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', 'a contiguous buffer')
+            self._p.pSourceData = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pSourceData', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pSourceData = _ffi.cast('void *', held)
-            _pb_keep(self, 'pSourceData', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pSourceData = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pSourceData', _pb_held_)
 
     pSourceData = pSourceData.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.pSourceData'))
 
@@ -10028,8 +10028,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._p.ulSourceDataLen
 
     @ulSourceDataLen.setter
-    def ulSourceDataLen(self, value):
-        self._p.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
+    def ulSourceDataLen(self, _pb_given):
+        self._p.ulSourceDataLen = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
     ulSourceDataLen = ulSourceDataLen.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen'))
 
@@ -10083,8 +10083,8 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         return self._p.hashAlg
 
     @hashAlg.setter
-    def hashAlg(self, value):
-        self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
+    def hashAlg(self, _pb_given):
+        self._p.hashAlg = _pb_index(_pb_given, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
     hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.hashAlg'))
 
@@ -10093,8 +10093,8 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         return self._p.mgf
 
     @mgf.setter
-    def mgf(self, value):
-        self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
+    def mgf(self, _pb_given):
+        self._p.mgf = _pb_index(_pb_given, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
     mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.mgf'))
 
@@ -10103,8 +10103,8 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         return self._p.sLen
 
     @sLen.setter
-    def sLen(self, value):
-        self._p.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
+    def sLen(self, _pb_given):
+        self._p.sLen = _pb_index(_pb_given, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
     sLen = sLen.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.sLen'))
 
@@ -10158,8 +10158,8 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.kdf'))
 
@@ -10168,8 +10168,8 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         return self._p.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._p.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen'))
 
@@ -10180,15 +10180,15 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True))
-            self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSharedData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True))
+            self._p.pSharedData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSharedData', _pb_held_)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pSharedData'))
 
@@ -10197,8 +10197,8 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10209,15 +10209,15 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pPublicData'))
 
@@ -10279,8 +10279,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.kdf'))
 
@@ -10289,8 +10289,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._p.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen'))
 
@@ -10301,15 +10301,15 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True))
-            self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSharedData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True))
+            self._p.pSharedData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSharedData', _pb_held_)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pSharedData'))
 
@@ -10318,8 +10318,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10330,15 +10330,15 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData'))
 
@@ -10347,8 +10347,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._p.ulPrivateDataLen = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10357,8 +10357,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._p.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._p.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._p.hPrivateData = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.hPrivateData'))
 
@@ -10367,8 +10367,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._p.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10379,15 +10379,15 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True))
-            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData2', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True))
+            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData2', _pb_held_)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData2'))
 
@@ -10451,8 +10451,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.kdf'))
 
@@ -10461,8 +10461,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._p.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._p.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen'))
 
@@ -10473,15 +10473,15 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True))
-            self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSharedData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True))
+            self._p.pSharedData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSharedData', _pb_held_)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pSharedData'))
 
@@ -10490,8 +10490,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10502,15 +10502,15 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData'))
 
@@ -10519,8 +10519,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._p.ulPrivateDataLen = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10529,8 +10529,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._p.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._p.hPrivateData = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.hPrivateData'))
 
@@ -10539,8 +10539,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._p.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10551,15 +10551,15 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True))
-            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData2', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True))
+            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData2', _pb_held_)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData2'))
 
@@ -10568,8 +10568,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._p.publicKey
 
     @publicKey.setter
-    def publicKey(self, value):
-        self._p.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+    def publicKey(self, _pb_given):
+        self._p.publicKey = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
     publicKey = publicKey.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.publicKey'))
 
@@ -10623,8 +10623,8 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.kdf'))
 
@@ -10633,8 +10633,8 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         return self._p.ulOtherInfoLen
 
     @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+    def ulOtherInfoLen(self, _pb_given):
+        self._p.ulOtherInfoLen = _pb_index(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
     ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen'))
 
@@ -10645,15 +10645,15 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOtherInfo = _NULL
             _pb_keep(self, 'pOtherInfo', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True))
-            self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOtherInfo', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True))
+            self._p.pOtherInfo = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOtherInfo', _pb_held_)
 
     pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo'))
 
@@ -10662,8 +10662,8 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10674,15 +10674,15 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData'))
 
@@ -10744,8 +10744,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.kdf'))
 
@@ -10754,8 +10754,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulOtherInfoLen
 
     @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+    def ulOtherInfoLen(self, _pb_given):
+        self._p.ulOtherInfoLen = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
     ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen'))
 
@@ -10766,15 +10766,15 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOtherInfo = _NULL
             _pb_keep(self, 'pOtherInfo', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True))
-            self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOtherInfo', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True))
+            self._p.pOtherInfo = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOtherInfo', _pb_held_)
 
     pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo'))
 
@@ -10783,8 +10783,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10795,15 +10795,15 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData'))
 
@@ -10812,8 +10812,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._p.ulPrivateDataLen = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10822,8 +10822,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._p.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._p.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._p.hPrivateData = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData'))
 
@@ -10832,8 +10832,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._p.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10844,15 +10844,15 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True))
-            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData2', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True))
+            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData2', _pb_held_)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2'))
 
@@ -10916,8 +10916,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.kdf'))
 
@@ -10926,8 +10926,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulOtherInfoLen
 
     @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+    def ulOtherInfoLen(self, _pb_given):
+        self._p.ulOtherInfoLen = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
     ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen'))
 
@@ -10938,15 +10938,15 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOtherInfo = _NULL
             _pb_keep(self, 'pOtherInfo', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True))
-            self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOtherInfo', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True))
+            self._p.pOtherInfo = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOtherInfo', _pb_held_)
 
     pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo'))
 
@@ -10955,8 +10955,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10967,15 +10967,15 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData'))
 
@@ -10984,8 +10984,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._p.ulPrivateDataLen = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10994,8 +10994,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._p.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._p.hPrivateData = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData'))
 
@@ -11004,8 +11004,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._p.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -11016,15 +11016,15 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True))
-            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData2', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True))
+            self._p.pPublicData2 = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData2', _pb_held_)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2'))
 
@@ -11033,8 +11033,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._p.publicKey
 
     @publicKey.setter
-    def publicKey(self, value):
-        self._p.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+    def publicKey(self, _pb_given):
+        self._p.publicKey = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
     publicKey = publicKey.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.publicKey'))
 
@@ -11090,8 +11090,8 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         return self._p.isSender
 
     @isSender.setter
-    def isSender(self, value):
-        self._p.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
+    def isSender(self, _pb_given):
+        self._p.isSender = _pb_index(_pb_given, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
     isSender = isSender.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.isSender'))
 
@@ -11100,8 +11100,8 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         return self._p.ulRandomLen
 
     @ulRandomLen.setter
-    def ulRandomLen(self, value):
-        self._p.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
+    def ulRandomLen(self, _pb_given):
+        self._p.ulRandomLen = _pb_index(_pb_given, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
     ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulRandomLen'))
 
@@ -11112,15 +11112,15 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
 
     @pRandomA.setter
-    def pRandomA(self, value):
+    def pRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pRandomA = _NULL
             _pb_keep(self, 'pRandomA', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomA', True))
-            self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pRandomA', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_KEA_DERIVE_PARAMS.pRandomA', True))
+            self._p.pRandomA = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pRandomA', _pb_held_)
 
     pRandomA = pRandomA.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomA'))
 
@@ -11131,15 +11131,15 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
 
     @pRandomB.setter
-    def pRandomB(self, value):
+    def pRandomB(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pRandomB = _NULL
             _pb_keep(self, 'pRandomB', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomB', True))
-            self._p.pRandomB = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pRandomB', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_KEA_DERIVE_PARAMS.pRandomB', True))
+            self._p.pRandomB = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pRandomB', _pb_held_)
 
     pRandomB = pRandomB.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomB'))
 
@@ -11148,8 +11148,8 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -11160,15 +11160,15 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_KEA_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pPublicData'))
 
@@ -11220,8 +11220,8 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
         return self._p.ulEffectiveBits
 
     @ulEffectiveBits.setter
-    def ulEffectiveBits(self, value):
-        self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
+    def ulEffectiveBits(self, _pb_given):
+        self._p.ulEffectiveBits = _pb_index(_pb_given, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
     ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.ulEffectiveBits'))
 
@@ -11230,8 +11230,8 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.iv)[:]
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._p.iv, 8, value, 'CK_RC2_CBC_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._p.iv, 8, _pb_given, 'CK_RC2_CBC_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.iv'))
 
@@ -11283,8 +11283,8 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
         return self._p.ulEffectiveBits
 
     @ulEffectiveBits.setter
-    def ulEffectiveBits(self, value):
-        self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
+    def ulEffectiveBits(self, _pb_given):
+        self._p.ulEffectiveBits = _pb_index(_pb_given, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
     ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits'))
 
@@ -11293,8 +11293,8 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
         return self._p.ulMacLength
 
     @ulMacLength.setter
-    def ulMacLength(self, value):
-        self._p.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+    def ulMacLength(self, _pb_given):
+        self._p.ulMacLength = _pb_index(_pb_given, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
     ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength'))
 
@@ -11346,8 +11346,8 @@ class CK_RC5_PARAMS(_pb_Record):
         return self._p.ulWordsize
 
     @ulWordsize.setter
-    def ulWordsize(self, value):
-        self._p.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
+    def ulWordsize(self, _pb_given):
+        self._p.ulWordsize = _pb_index(_pb_given, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
     ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_PARAMS.ulWordsize'))
 
@@ -11356,8 +11356,8 @@ class CK_RC5_PARAMS(_pb_Record):
         return self._p.ulRounds
 
     @ulRounds.setter
-    def ulRounds(self, value):
-        self._p.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
+    def ulRounds(self, _pb_given):
+        self._p.ulRounds = _pb_index(_pb_given, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
     ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_PARAMS.ulRounds'))
 
@@ -11409,8 +11409,8 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         return self._p.ulWordsize
 
     @ulWordsize.setter
-    def ulWordsize(self, value):
-        self._p.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
+    def ulWordsize(self, _pb_given):
+        self._p.ulWordsize = _pb_index(_pb_given, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
     ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulWordsize'))
 
@@ -11419,8 +11419,8 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         return self._p.ulRounds
 
     @ulRounds.setter
-    def ulRounds(self, value):
-        self._p.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
+    def ulRounds(self, _pb_given):
+        self._p.ulRounds = _pb_index(_pb_given, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
     ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulRounds'))
 
@@ -11431,15 +11431,15 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_RC5_CBC_PARAMS.pIv', True))
-            self._p.pIv = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIv', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_RC5_CBC_PARAMS.pIv', True))
+            self._p.pIv = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIv', _pb_held_)
 
     pIv = pIv.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.pIv'))
 
@@ -11448,8 +11448,8 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         return self._p.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._p.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._p.ulIvLen = _pb_index(_pb_given, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulIvLen'))
 
@@ -11503,8 +11503,8 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         return self._p.ulWordsize
 
     @ulWordsize.setter
-    def ulWordsize(self, value):
-        self._p.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
+    def ulWordsize(self, _pb_given):
+        self._p.ulWordsize = _pb_index(_pb_given, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
     ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize'))
 
@@ -11513,8 +11513,8 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         return self._p.ulRounds
 
     @ulRounds.setter
-    def ulRounds(self, value):
-        self._p.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
+    def ulRounds(self, _pb_given):
+        self._p.ulRounds = _pb_index(_pb_given, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
     ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulRounds'))
 
@@ -11523,8 +11523,8 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         return self._p.ulMacLength
 
     @ulMacLength.setter
-    def ulMacLength(self, value):
-        self._p.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+    def ulMacLength(self, _pb_given):
+        self._p.ulMacLength = _pb_index(_pb_given, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
     ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength'))
 
@@ -11574,8 +11574,8 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.iv)[:]
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._p.iv, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._p.iv, 8, _pb_given, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -11586,15 +11586,15 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True))
-            self._p.pData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True))
+            self._p.pData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pData', _pb_held_)
 
     pData = pData.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -11603,8 +11603,8 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -11654,8 +11654,8 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.iv)[:]
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._p.iv, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._p.iv, 16, _pb_given, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -11666,15 +11666,15 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True))
-            self._p.pData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True))
+            self._p.pData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pData', _pb_held_)
 
     pData = pData.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -11683,8 +11683,8 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -11736,8 +11736,8 @@ class CK_AES_CTR_PARAMS(_pb_Record):
         return self._p.ulCounterBits
 
     @ulCounterBits.setter
-    def ulCounterBits(self, value):
-        self._p.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
+    def ulCounterBits(self, _pb_given):
+        self._p.ulCounterBits = _pb_index(_pb_given, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
     ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.ulCounterBits'))
 
@@ -11746,8 +11746,8 @@ class CK_AES_CTR_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.cb)[:]
 
     @cb.setter
-    def cb(self, value):
-        _pb_store_bytes(self._p.cb, 16, value, 'CK_AES_CTR_PARAMS.cb')
+    def cb(self, _pb_given):
+        _pb_store_bytes(self._p.cb, 16, _pb_given, 'CK_AES_CTR_PARAMS.cb')
 
     cb = cb.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.cb'))
 
@@ -11805,15 +11805,15 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pIv', True))
-            self._p.pIv = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIv', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GCM_PARAMS_V3.pIv', True))
+            self._p.pIv = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIv', _pb_held_)
 
     pIv = pIv.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pIv'))
 
@@ -11822,8 +11822,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._p.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._p.ulIvLen = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvLen'))
 
@@ -11832,8 +11832,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._p.ulIvBits
 
     @ulIvBits.setter
-    def ulIvBits(self, value):
-        self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
+    def ulIvBits(self, _pb_given):
+        self._p.ulIvBits = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
     ulIvBits = ulIvBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvBits'))
 
@@ -11844,15 +11844,15 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pAAD', True))
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GCM_PARAMS_V3.pAAD', True))
+            self._p.pAAD = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pAAD', _pb_held_)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pAAD'))
 
@@ -11861,8 +11861,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._p.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._p.ulAADLen = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulAADLen'))
 
@@ -11871,8 +11871,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._p.ulTagBits
 
     @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+    def ulTagBits(self, _pb_given):
+        self._p.ulTagBits = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulTagBits'))
 
@@ -11928,8 +11928,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._p.ulDataLen
 
     @ulDataLen.setter
-    def ulDataLen(self, value):
-        self._p.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
+    def ulDataLen(self, _pb_given):
+        self._p.ulDataLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
     ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulDataLen'))
 
@@ -11940,15 +11940,15 @@ class CK_CCM_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CCM_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_PARAMS.pNonce'))
 
@@ -11957,8 +11957,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._p.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._p.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._p.ulNonceLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulNonceLen'))
 
@@ -11969,15 +11969,15 @@ class CK_CCM_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_PARAMS.pAAD', True))
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CCM_PARAMS.pAAD', True))
+            self._p.pAAD = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pAAD', _pb_held_)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_CCM_PARAMS.pAAD'))
 
@@ -11986,8 +11986,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._p.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._p.ulAADLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulAADLen'))
 
@@ -11996,8 +11996,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._p.ulMACLen
 
     @ulMACLen.setter
-    def ulMACLen(self, value):
-        self._p.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
+    def ulMACLen(self, _pb_given):
+        self._p.ulMACLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
     ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulMACLen'))
 
@@ -12051,15 +12051,15 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce'))
 
@@ -12068,8 +12068,8 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         return self._p.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._p.ulNonceLen = _pb_index(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen'))
 
@@ -12080,15 +12080,15 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True))
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True))
+            self._p.pAAD = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pAAD', _pb_held_)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD'))
 
@@ -12097,8 +12097,8 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         return self._p.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._p.ulAADLen = _pb_index(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen'))
 
@@ -12156,15 +12156,15 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pIv', True))
-            self._p.pIv = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIv', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GCM_MESSAGE_PARAMS.pIv', True))
+            self._p.pIv = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIv', _pb_held_)
 
     pIv = pIv.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pIv'))
 
@@ -12173,8 +12173,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._p.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._p.ulIvLen = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvLen'))
 
@@ -12183,8 +12183,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulIvFixedBits
 
     @ulIvFixedBits.setter
-    def ulIvFixedBits(self, value):
-        self._p.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
+    def ulIvFixedBits(self, _pb_given):
+        self._p.ulIvFixedBits = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
     ulIvFixedBits = ulIvFixedBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits'))
 
@@ -12193,8 +12193,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ivGenerator
 
     @ivGenerator.setter
-    def ivGenerator(self, value):
-        self._p.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
+    def ivGenerator(self, _pb_given):
+        self._p.ivGenerator = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
     ivGenerator = ivGenerator.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ivGenerator'))
 
@@ -12205,15 +12205,15 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pTag.setter
-    def pTag(self, value):
+    def pTag(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pTag = _NULL
             _pb_keep(self, 'pTag', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pTag', True))
-            self._p.pTag = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pTag', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GCM_MESSAGE_PARAMS.pTag', True))
+            self._p.pTag = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pTag', _pb_held_)
 
     pTag = pTag.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pTag'))
 
@@ -12222,8 +12222,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulTagBits
 
     @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._p.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
+    def ulTagBits(self, _pb_given):
+        self._p.ulTagBits = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulTagBits'))
 
@@ -12281,8 +12281,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulDataLen
 
     @ulDataLen.setter
-    def ulDataLen(self, value):
-        self._p.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
+    def ulDataLen(self, _pb_given):
+        self._p.ulDataLen = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
     ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulDataLen'))
 
@@ -12293,15 +12293,15 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CCM_MESSAGE_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pNonce'))
 
@@ -12310,8 +12310,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._p.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._p.ulNonceLen = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceLen'))
 
@@ -12320,8 +12320,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulNonceFixedBits
 
     @ulNonceFixedBits.setter
-    def ulNonceFixedBits(self, value):
-        self._p.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
+    def ulNonceFixedBits(self, _pb_given):
+        self._p.ulNonceFixedBits = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
     ulNonceFixedBits = ulNonceFixedBits.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits'))
 
@@ -12330,8 +12330,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.nonceGenerator
 
     @nonceGenerator.setter
-    def nonceGenerator(self, value):
-        self._p.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
+    def nonceGenerator(self, _pb_given):
+        self._p.nonceGenerator = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
     nonceGenerator = nonceGenerator.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.nonceGenerator'))
 
@@ -12342,15 +12342,15 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pMAC.setter
-    def pMAC(self, value):
+    def pMAC(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pMAC = _NULL
             _pb_keep(self, 'pMAC', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pMAC', True))
-            self._p.pMAC = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pMAC', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CCM_MESSAGE_PARAMS.pMAC', True))
+            self._p.pMAC = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pMAC', _pb_held_)
 
     pMAC = pMAC.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pMAC'))
 
@@ -12359,8 +12359,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._p.ulMACLen
 
     @ulMACLen.setter
-    def ulMACLen(self, value):
-        self._p.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
+    def ulMACLen(self, _pb_given):
+        self._p.ulMACLen = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
     ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulMACLen'))
 
@@ -12412,15 +12412,15 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce'))
 
@@ -12429,8 +12429,8 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         return self._p.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._p.ulNonceLen = _pb_index(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen'))
 
@@ -12441,15 +12441,15 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
 
     @pTag.setter
-    def pTag(self, value):
+    def pTag(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pTag = _NULL
             _pb_keep(self, 'pTag', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True))
-            self._p.pTag = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pTag', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True))
+            self._p.pTag = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pTag', _pb_held_)
 
     pTag = pTag.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag'))
 
@@ -12515,8 +12515,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._p.ulPasswordLen
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        self._p.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+    def ulPasswordLen(self, _pb_given):
+        self._p.ulPasswordLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen'))
 
@@ -12527,15 +12527,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True))
-            self._p.pPassword = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPassword', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True))
+            self._p.pPassword = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPassword', _pb_held_)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword'))
 
@@ -12544,8 +12544,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen'))
 
@@ -12556,15 +12556,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData'))
 
@@ -12573,8 +12573,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._p.ulPAndGLen
 
     @ulPAndGLen.setter
-    def ulPAndGLen(self, value):
-        self._p.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
+    def ulPAndGLen(self, _pb_given):
+        self._p.ulPAndGLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
 
     ulPAndGLen = ulPAndGLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen'))
 
@@ -12583,8 +12583,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._p.ulQLen
 
     @ulQLen.setter
-    def ulQLen(self, value):
-        self._p.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
+    def ulQLen(self, _pb_given):
+        self._p.ulQLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
     ulQLen = ulQLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen'))
 
@@ -12593,8 +12593,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._p.ulRandomLen
 
     @ulRandomLen.setter
-    def ulRandomLen(self, value):
-        self._p.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
+    def ulRandomLen(self, _pb_given):
+        self._p.ulRandomLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
     ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen'))
 
@@ -12605,15 +12605,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pRandomA.setter
-    def pRandomA(self, value):
+    def pRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pRandomA = _NULL
             _pb_keep(self, 'pRandomA', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True))
-            self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pRandomA', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True))
+            self._p.pRandomA = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pRandomA', _pb_held_)
 
     pRandomA = pRandomA.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA'))
 
@@ -12624,15 +12624,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pPrimeP.setter
-    def pPrimeP(self, value):
+    def pPrimeP(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPrimeP = _NULL
             _pb_keep(self, 'pPrimeP', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True))
-            self._p.pPrimeP = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPrimeP', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True))
+            self._p.pPrimeP = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPrimeP', _pb_held_)
 
     pPrimeP = pPrimeP.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP'))
 
@@ -12643,15 +12643,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pBaseG.setter
-    def pBaseG(self, value):
+    def pBaseG(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pBaseG = _NULL
             _pb_keep(self, 'pBaseG', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True))
-            self._p.pBaseG = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pBaseG', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True))
+            self._p.pBaseG = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pBaseG', _pb_held_)
 
     pBaseG = pBaseG.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG'))
 
@@ -12662,15 +12662,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pSubprimeQ.setter
-    def pSubprimeQ(self, value):
+    def pSubprimeQ(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSubprimeQ = _NULL
             _pb_keep(self, 'pSubprimeQ', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True))
-            self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSubprimeQ', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True))
+            self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSubprimeQ', _pb_held_)
 
     pSubprimeQ = pSubprimeQ.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ'))
 
@@ -12742,8 +12742,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulOldWrappedXLen
 
     @ulOldWrappedXLen.setter
-    def ulOldWrappedXLen(self, value):
-        self._p.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
+    def ulOldWrappedXLen(self, _pb_given):
+        self._p.ulOldWrappedXLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
     ulOldWrappedXLen = ulOldWrappedXLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen'))
 
@@ -12754,15 +12754,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldWrappedX.setter
-    def pOldWrappedX(self, value):
+    def pOldWrappedX(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOldWrappedX = _NULL
             _pb_keep(self, 'pOldWrappedX', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True))
-            self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOldWrappedX', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True))
+            self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOldWrappedX', _pb_held_)
 
     pOldWrappedX = pOldWrappedX.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX'))
 
@@ -12771,8 +12771,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulOldPasswordLen
 
     @ulOldPasswordLen.setter
-    def ulOldPasswordLen(self, value):
-        self._p.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
+    def ulOldPasswordLen(self, _pb_given):
+        self._p.ulOldPasswordLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
     ulOldPasswordLen = ulOldPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen'))
 
@@ -12783,15 +12783,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldPassword.setter
-    def pOldPassword(self, value):
+    def pOldPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOldPassword = _NULL
             _pb_keep(self, 'pOldPassword', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True))
-            self._p.pOldPassword = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOldPassword', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True))
+            self._p.pOldPassword = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOldPassword', _pb_held_)
 
     pOldPassword = pOldPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword'))
 
@@ -12800,8 +12800,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulOldPublicDataLen
 
     @ulOldPublicDataLen.setter
-    def ulOldPublicDataLen(self, value):
-        self._p.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
+    def ulOldPublicDataLen(self, _pb_given):
+        self._p.ulOldPublicDataLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
     ulOldPublicDataLen = ulOldPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen'))
 
@@ -12812,15 +12812,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldPublicData.setter
-    def pOldPublicData(self, value):
+    def pOldPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOldPublicData = _NULL
             _pb_keep(self, 'pOldPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True))
-            self._p.pOldPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOldPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True))
+            self._p.pOldPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOldPublicData', _pb_held_)
 
     pOldPublicData = pOldPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData'))
 
@@ -12829,8 +12829,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulOldRandomLen
 
     @ulOldRandomLen.setter
-    def ulOldRandomLen(self, value):
-        self._p.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
+    def ulOldRandomLen(self, _pb_given):
+        self._p.ulOldRandomLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
     ulOldRandomLen = ulOldRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen'))
 
@@ -12841,15 +12841,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldRandomA.setter
-    def pOldRandomA(self, value):
+    def pOldRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOldRandomA = _NULL
             _pb_keep(self, 'pOldRandomA', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True))
-            self._p.pOldRandomA = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOldRandomA', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True))
+            self._p.pOldRandomA = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOldRandomA', _pb_held_)
 
     pOldRandomA = pOldRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA'))
 
@@ -12858,8 +12858,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulNewPasswordLen
 
     @ulNewPasswordLen.setter
-    def ulNewPasswordLen(self, value):
-        self._p.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
+    def ulNewPasswordLen(self, _pb_given):
+        self._p.ulNewPasswordLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
     ulNewPasswordLen = ulNewPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen'))
 
@@ -12870,15 +12870,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pNewPassword.setter
-    def pNewPassword(self, value):
+    def pNewPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNewPassword = _NULL
             _pb_keep(self, 'pNewPassword', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True))
-            self._p.pNewPassword = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNewPassword', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True))
+            self._p.pNewPassword = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNewPassword', _pb_held_)
 
     pNewPassword = pNewPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword'))
 
@@ -12887,8 +12887,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulNewPublicDataLen
 
     @ulNewPublicDataLen.setter
-    def ulNewPublicDataLen(self, value):
-        self._p.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
+    def ulNewPublicDataLen(self, _pb_given):
+        self._p.ulNewPublicDataLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
     ulNewPublicDataLen = ulNewPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen'))
 
@@ -12899,15 +12899,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pNewPublicData.setter
-    def pNewPublicData(self, value):
+    def pNewPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNewPublicData = _NULL
             _pb_keep(self, 'pNewPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True))
-            self._p.pNewPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNewPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True))
+            self._p.pNewPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNewPublicData', _pb_held_)
 
     pNewPublicData = pNewPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData'))
 
@@ -12916,8 +12916,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._p.ulNewRandomLen
 
     @ulNewRandomLen.setter
-    def ulNewRandomLen(self, value):
-        self._p.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
+    def ulNewRandomLen(self, _pb_given):
+        self._p.ulNewRandomLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
     ulNewRandomLen = ulNewRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen'))
 
@@ -12928,15 +12928,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pNewRandomA.setter
-    def pNewRandomA(self, value):
+    def pNewRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNewRandomA = _NULL
             _pb_keep(self, 'pNewRandomA', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True))
-            self._p.pNewRandomA = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNewRandomA', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True))
+            self._p.pNewRandomA = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNewRandomA', _pb_held_)
 
     pNewRandomA = pNewRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA'))
 
@@ -12988,8 +12988,8 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
         return self._p.ulCounterBits
 
     @ulCounterBits.setter
-    def ulCounterBits(self, value):
-        self._p.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
+    def ulCounterBits(self, _pb_given):
+        self._p.ulCounterBits = _pb_index(_pb_given, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
     ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.ulCounterBits'))
 
@@ -12998,8 +12998,8 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.cb)[:]
 
     @cb.setter
-    def cb(self, value):
-        _pb_store_bytes(self._p.cb, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
+    def cb(self, _pb_given):
+        _pb_store_bytes(self._p.cb, 16, _pb_given, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
     cb = cb.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.cb'))
 
@@ -13049,8 +13049,8 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.iv)[:]
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._p.iv, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._p.iv, 16, _pb_given, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -13061,15 +13061,15 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True))
-            self._p.pData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True))
+            self._p.pData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pData', _pb_held_)
 
     pData = pData.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -13078,8 +13078,8 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -13129,8 +13129,8 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.iv)[:]
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._p.iv, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._p.iv, 16, _pb_given, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -13141,15 +13141,15 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True))
-            self._p.pData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True))
+            self._p.pData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pData', _pb_held_)
 
     pData = pData.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -13158,8 +13158,8 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -13209,8 +13209,8 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return _ffi.buffer(self._p.iv)[:]
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._p.iv, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._p.iv, 16, _pb_given, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -13221,15 +13221,15 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True))
-            self._p.pData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True))
+            self._p.pData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pData', _pb_held_)
 
     pData = pData.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -13238,8 +13238,8 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -13293,15 +13293,15 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
 
     @pBlockCounter.setter
-    def pBlockCounter(self, value):
+    def pBlockCounter(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pBlockCounter = _NULL
             _pb_keep(self, 'pBlockCounter', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pBlockCounter', True))
-            self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pBlockCounter', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CHACHA20_PARAMS.pBlockCounter', True))
+            self._p.pBlockCounter = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pBlockCounter', _pb_held_)
 
     pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pBlockCounter'))
 
@@ -13310,8 +13310,8 @@ class CK_CHACHA20_PARAMS(_pb_Record):
         return self._p.blockCounterBits
 
     @blockCounterBits.setter
-    def blockCounterBits(self, value):
-        self._p.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
+    def blockCounterBits(self, _pb_given):
+        self._p.blockCounterBits = _pb_index(_pb_given, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
     blockCounterBits = blockCounterBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.blockCounterBits'))
 
@@ -13322,15 +13322,15 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CHACHA20_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pNonce'))
 
@@ -13339,8 +13339,8 @@ class CK_CHACHA20_PARAMS(_pb_Record):
         return self._p.ulNonceBits
 
     @ulNonceBits.setter
-    def ulNonceBits(self, value):
-        self._p.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+    def ulNonceBits(self, _pb_given):
+        self._p.ulNonceBits = _pb_index(_pb_given, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
     ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.ulNonceBits'))
 
@@ -13392,15 +13392,15 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
 
     @pBlockCounter.setter
-    def pBlockCounter(self, value):
+    def pBlockCounter(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pBlockCounter = _NULL
             _pb_keep(self, 'pBlockCounter', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_PARAMS.pBlockCounter', True))
-            self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pBlockCounter', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SALSA20_PARAMS.pBlockCounter', True))
+            self._p.pBlockCounter = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pBlockCounter', _pb_held_)
 
     pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pBlockCounter'))
 
@@ -13411,15 +13411,15 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SALSA20_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pNonce'))
 
@@ -13428,8 +13428,8 @@ class CK_SALSA20_PARAMS(_pb_Record):
         return self._p.ulNonceBits
 
     @ulNonceBits.setter
-    def ulNonceBits(self, value):
-        self._p.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+    def ulNonceBits(self, _pb_given):
+        self._p.ulNonceBits = _pb_index(_pb_given, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
     ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_SALSA20_PARAMS.ulNonceBits'))
 
@@ -13487,15 +13487,15 @@ class CK_PBE_PARAMS(_pb_Record):
 
 
     @pInitVector.setter
-    def pInitVector(self, value):
+    def pInitVector(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pInitVector = _NULL
             _pb_keep(self, 'pInitVector', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PBE_PARAMS.pInitVector', True))
-            self._p.pInitVector = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pInitVector', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_PBE_PARAMS.pInitVector', True))
+            self._p.pInitVector = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pInitVector', _pb_held_)
 
     pInitVector = pInitVector.deleter(_pb_undeletable('CK_PBE_PARAMS.pInitVector'))
 
@@ -13506,15 +13506,15 @@ class CK_PBE_PARAMS(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PBE_PARAMS.pPassword', True))
-            self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
-            _pb_keep(self, 'pPassword', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_PBE_PARAMS.pPassword', True))
+            self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', _pb_held_)
+            _pb_keep(self, 'pPassword', _pb_held_)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_PBE_PARAMS.pPassword'))
 
@@ -13523,8 +13523,8 @@ class CK_PBE_PARAMS(_pb_Record):
         return self._p.ulPasswordLen
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        self._p.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+    def ulPasswordLen(self, _pb_given):
+        self._p.ulPasswordLen = _pb_index(_pb_given, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulPasswordLen'))
 
@@ -13535,15 +13535,15 @@ class CK_PBE_PARAMS(_pb_Record):
 
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSalt = _NULL
             _pb_keep(self, 'pSalt', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PBE_PARAMS.pSalt', True))
-            self._p.pSalt = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSalt', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_PBE_PARAMS.pSalt', True))
+            self._p.pSalt = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSalt', _pb_held_)
 
     pSalt = pSalt.deleter(_pb_undeletable('CK_PBE_PARAMS.pSalt'))
 
@@ -13552,8 +13552,8 @@ class CK_PBE_PARAMS(_pb_Record):
         return self._p.ulSaltLen
 
     @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._p.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
+    def ulSaltLen(self, _pb_given):
+        self._p.ulSaltLen = _pb_index(_pb_given, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
     ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulSaltLen'))
 
@@ -13562,8 +13562,8 @@ class CK_PBE_PARAMS(_pb_Record):
         return self._p.ulIteration
 
     @ulIteration.setter
-    def ulIteration(self, value):
-        self._p.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
+    def ulIteration(self, _pb_given):
+        self._p.ulIteration = _pb_index(_pb_given, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
     ulIteration = ulIteration.deleter(_pb_undeletable('CK_PBE_PARAMS.ulIteration'))
 
@@ -13613,8 +13613,8 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         return self._p.bBC
 
     @bBC.setter
-    def bBC(self, value):
-        self._p.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
+    def bBC(self, _pb_given):
+        self._p.bBC = _pb_index(_pb_given, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
     bBC = bBC.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC'))
 
@@ -13625,15 +13625,15 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
 
     @pX.setter
-    def pX(self, value):
+    def pX(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pX = _NULL
             _pb_keep(self, 'pX', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True))
-            self._p.pX = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pX', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True))
+            self._p.pX = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pX', _pb_held_)
 
     pX = pX.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.pX'))
 
@@ -13642,8 +13642,8 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         return self._p.ulXLen
 
     @ulXLen.setter
-    def ulXLen(self, value):
-        self._p.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
+    def ulXLen(self, _pb_given):
+        self._p.ulXLen = _pb_index(_pb_given, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
     ulXLen = ulXLen.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen'))
 
@@ -13697,15 +13697,15 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
 
     @pClientRandom.setter
-    def pClientRandom(self, value):
+    def pClientRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pClientRandom = _NULL
             _pb_keep(self, 'pClientRandom', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pClientRandom', True))
-            self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pClientRandom', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SSL3_RANDOM_DATA.pClientRandom', True))
+            self._p.pClientRandom = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pClientRandom', _pb_held_)
 
     pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pClientRandom'))
 
@@ -13714,8 +13714,8 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
         return self._p.ulClientRandomLen
 
     @ulClientRandomLen.setter
-    def ulClientRandomLen(self, value):
-        self._p.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+    def ulClientRandomLen(self, _pb_given):
+        self._p.ulClientRandomLen = _pb_index(_pb_given, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
     ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulClientRandomLen'))
 
@@ -13726,15 +13726,15 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
 
     @pServerRandom.setter
-    def pServerRandom(self, value):
+    def pServerRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pServerRandom = _NULL
             _pb_keep(self, 'pServerRandom', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pServerRandom', True))
-            self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pServerRandom', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SSL3_RANDOM_DATA.pServerRandom', True))
+            self._p.pServerRandom = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pServerRandom', _pb_held_)
 
     pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pServerRandom'))
 
@@ -13743,8 +13743,8 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
         return self._p.ulServerRandomLen
 
     @ulServerRandomLen.setter
-    def ulServerRandomLen(self, value):
-        self._p.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+    def ulServerRandomLen(self, _pb_given):
+        self._p.ulServerRandomLen = _pb_index(_pb_given, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
     ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulServerRandomLen'))
 
@@ -13792,11 +13792,11 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
@@ -13805,11 +13805,11 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
-        self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
-        _pb_keep(self, 'pVersion', value)
+        _pb_record_value(_pb_given, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._p.pVersion = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_VERSION, _pb_given._p)
+        _pb_keep(self, 'pVersion', _pb_given)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -13865,8 +13865,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._p.hClientMacSecret
 
     @hClientMacSecret.setter
-    def hClientMacSecret(self, value):
-        self._p.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
+    def hClientMacSecret(self, _pb_given):
+        self._p.hClientMacSecret = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
     hClientMacSecret = hClientMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientMacSecret'))
 
@@ -13875,8 +13875,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._p.hServerMacSecret
 
     @hServerMacSecret.setter
-    def hServerMacSecret(self, value):
-        self._p.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
+    def hServerMacSecret(self, _pb_given):
+        self._p.hServerMacSecret = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
 
     hServerMacSecret = hServerMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerMacSecret'))
 
@@ -13885,8 +13885,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._p.hClientKey
 
     @hClientKey.setter
-    def hClientKey(self, value):
-        self._p.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
+    def hClientKey(self, _pb_given):
+        self._p.hClientKey = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
     hClientKey = hClientKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientKey'))
 
@@ -13895,8 +13895,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._p.hServerKey
 
     @hServerKey.setter
-    def hServerKey(self, value):
-        self._p.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
+    def hServerKey(self, _pb_given):
+        self._p.hServerKey = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
     hServerKey = hServerKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerKey'))
 
@@ -13907,15 +13907,15 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
 
     @pIVClient.setter
-    def pIVClient(self, value):
+    def pIVClient(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIVClient = _NULL
             _pb_keep(self, 'pIVClient', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True))
-            self._p.pIVClient = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIVClient', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True))
+            self._p.pIVClient = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIVClient', _pb_held_)
 
     pIVClient = pIVClient.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVClient'))
 
@@ -13926,15 +13926,15 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
 
     @pIVServer.setter
-    def pIVServer(self, value):
+    def pIVServer(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIVServer = _NULL
             _pb_keep(self, 'pIVServer', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True))
-            self._p.pIVServer = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIVServer', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True))
+            self._p.pIVServer = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIVServer', _pb_held_)
 
     pIVServer = pIVServer.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVServer'))
 
@@ -13990,8 +13990,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulMacSizeInBits
 
     @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        self._p.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+    def ulMacSizeInBits(self, _pb_given):
+        self._p.ulMacSizeInBits = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
     ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
@@ -14000,8 +14000,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulKeySizeInBits
 
     @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        self._p.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+    def ulKeySizeInBits(self, _pb_given):
+        self._p.ulKeySizeInBits = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
     ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
@@ -14010,8 +14010,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulIVSizeInBits
 
     @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        self._p.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+    def ulIVSizeInBits(self, _pb_given):
+        self._p.ulIVSizeInBits = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
     ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
@@ -14020,8 +14020,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._p.bIsExport
 
     @bIsExport.setter
-    def bIsExport(self, value):
-        self._p.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
+    def bIsExport(self, _pb_given):
+        self._p.bIsExport = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
     bIsExport = bIsExport.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.bIsExport'))
 
@@ -14030,11 +14030,11 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.RandomInfo'))
 
@@ -14043,11 +14043,11 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
-        self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
-        _pb_keep(self, 'pReturnedKeyMaterial', value)
+        _pb_record_value(_pb_given, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._p.pReturnedKeyMaterial = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, _pb_given._p)
+        _pb_keep(self, 'pReturnedKeyMaterial', _pb_given)
 
     pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
@@ -14105,15 +14105,15 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pSeed', True))
-            self._p.pSeed = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSeed', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_TLS_PRF_PARAMS.pSeed', True))
+            self._p.pSeed = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSeed', _pb_held_)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pSeed'))
 
@@ -14122,8 +14122,8 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         return self._p.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._p.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._p.ulSeedLen = _pb_index(_pb_given, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulSeedLen'))
 
@@ -14134,15 +14134,15 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pLabel = _NULL
             _pb_keep(self, 'pLabel', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pLabel', True))
-            self._p.pLabel = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pLabel', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_TLS_PRF_PARAMS.pLabel', True))
+            self._p.pLabel = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pLabel', _pb_held_)
 
     pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pLabel'))
 
@@ -14151,8 +14151,8 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         return self._p.ulLabelLen
 
     @ulLabelLen.setter
-    def ulLabelLen(self, value):
-        self._p.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+    def ulLabelLen(self, _pb_given):
+        self._p.ulLabelLen = _pb_index(_pb_given, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
     ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulLabelLen'))
 
@@ -14163,15 +14163,15 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
 
     @pOutput.setter
-    def pOutput(self, value):
+    def pOutput(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOutput = _NULL
             _pb_keep(self, 'pOutput', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pOutput', True))
-            self._p.pOutput = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOutput', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_TLS_PRF_PARAMS.pOutput', True))
+            self._p.pOutput = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOutput', _pb_held_)
 
     pOutput = pOutput.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pOutput'))
 
@@ -14180,23 +14180,23 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         return _pb_pointer(self._p.pulOutputLen, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pulOutputLen')))
 
     @pulOutputLen.setter
-    def pulOutputLen(self, value):
+    def pulOutputLen(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pulOutputLen = _NULL
             _pb_keep(self, 'pulOutputLen', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_TLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
-            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pulOutputLen', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_TLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pulOutputLen', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS_PRF_PARAMS.pulOutputLen', True)
-            if view.nbytes < 8:
-                raise ValueError(f"CK_TLS_PRF_PARAMS.pulOutputLen needs at least 8 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
-            _pb_keep(self, 'pulOutputLen', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_TLS_PRF_PARAMS.pulOutputLen', True)
+            if _pb_view.nbytes < 8:
+                raise ValueError(f"CK_TLS_PRF_PARAMS.pulOutputLen needs at least 8 bytes, got {_pb_view.nbytes}")
+            _pb_held_ = _ffi.from_buffer(_pb_given, require_writable=True)
+            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', _pb_held_)
+            _pb_keep(self, 'pulOutputLen', _pb_held_)
 
     pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pulOutputLen'))
 
@@ -14246,11 +14246,11 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
@@ -14259,11 +14259,11 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_VERSION, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
-        self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
-        _pb_keep(self, 'pVersion', value)
+        _pb_record_value(_pb_given, CK_VERSION, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._p.pVersion = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_VERSION, _pb_given._p)
+        _pb_keep(self, 'pVersion', _pb_given)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -14272,8 +14272,8 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._p.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._p.prfHashMechanism = _pb_index(_pb_given, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
@@ -14331,8 +14331,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulMacSizeInBits
 
     @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        self._p.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+    def ulMacSizeInBits(self, _pb_given):
+        self._p.ulMacSizeInBits = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
     ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
@@ -14341,8 +14341,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulKeySizeInBits
 
     @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        self._p.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+    def ulKeySizeInBits(self, _pb_given):
+        self._p.ulKeySizeInBits = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
     ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
@@ -14351,8 +14351,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulIVSizeInBits
 
     @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        self._p.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+    def ulIVSizeInBits(self, _pb_given):
+        self._p.ulIVSizeInBits = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
     ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
@@ -14361,8 +14361,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._p.bIsExport
 
     @bIsExport.setter
-    def bIsExport(self, value):
-        self._p.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
+    def bIsExport(self, _pb_given):
+        self._p.bIsExport = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
     bIsExport = bIsExport.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.bIsExport'))
 
@@ -14371,11 +14371,11 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.RandomInfo'))
 
@@ -14384,11 +14384,11 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
-        self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
-        _pb_keep(self, 'pReturnedKeyMaterial', value)
+        _pb_record_value(_pb_given, CK_SSL3_KEY_MAT_OUT, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._p.pReturnedKeyMaterial = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, _pb_given._p)
+        _pb_keep(self, 'pReturnedKeyMaterial', _pb_given)
 
     pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
@@ -14397,8 +14397,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._p.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._p.prfHashMechanism = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism'))
 
@@ -14454,8 +14454,8 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return self._p.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._p.prfMechanism = _pb_index(_pb_given, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.prfMechanism'))
 
@@ -14466,15 +14466,15 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pLabel = _NULL
             _pb_keep(self, 'pLabel', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pLabel', True))
-            self._p.pLabel = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pLabel', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_TLS_KDF_PARAMS.pLabel', True))
+            self._p.pLabel = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pLabel', _pb_held_)
 
     pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pLabel'))
 
@@ -14483,8 +14483,8 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return self._p.ulLabelLength
 
     @ulLabelLength.setter
-    def ulLabelLength(self, value):
-        self._p.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
+    def ulLabelLength(self, _pb_given):
+        self._p.ulLabelLength = _pb_index(_pb_given, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
 
     ulLabelLength = ulLabelLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulLabelLength'))
 
@@ -14493,11 +14493,11 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.RandomInfo'))
 
@@ -14508,15 +14508,15 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
 
     @pContextData.setter
-    def pContextData(self, value):
+    def pContextData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pContextData = _NULL
             _pb_keep(self, 'pContextData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pContextData', True))
-            self._p.pContextData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pContextData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_TLS_KDF_PARAMS.pContextData', True))
+            self._p.pContextData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pContextData', _pb_held_)
 
     pContextData = pContextData.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pContextData'))
 
@@ -14525,8 +14525,8 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return self._p.ulContextDataLength
 
     @ulContextDataLength.setter
-    def ulContextDataLength(self, value):
-        self._p.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
+    def ulContextDataLength(self, _pb_given):
+        self._p.ulContextDataLength = _pb_index(_pb_given, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
     ulContextDataLength = ulContextDataLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulContextDataLength'))
 
@@ -14580,8 +14580,8 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
         return self._p.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._p.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._p.prfHashMechanism = _pb_index(_pb_given, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.prfHashMechanism'))
 
@@ -14590,8 +14590,8 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
         return self._p.ulMacLength
 
     @ulMacLength.setter
-    def ulMacLength(self, value):
-        self._p.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
+    def ulMacLength(self, _pb_given):
+        self._p.ulMacLength = _pb_index(_pb_given, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
     ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulMacLength'))
 
@@ -14600,8 +14600,8 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
         return self._p.ulServerOrClient
 
     @ulServerOrClient.setter
-    def ulServerOrClient(self, value):
-        self._p.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
+    def ulServerOrClient(self, _pb_given):
+        self._p.ulServerOrClient = _pb_index(_pb_given, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
     ulServerOrClient = ulServerOrClient.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulServerOrClient'))
 
@@ -14663,8 +14663,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.bExtract
 
     @bExtract.setter
-    def bExtract(self, value):
-        self._p.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
+    def bExtract(self, _pb_given):
+        self._p.bExtract = _pb_index(_pb_given, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
     bExtract = bExtract.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExtract'))
 
@@ -14673,8 +14673,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.bExpand
 
     @bExpand.setter
-    def bExpand(self, value):
-        self._p.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
+    def bExpand(self, _pb_given):
+        self._p.bExpand = _pb_index(_pb_given, 'CK_HKDF_PARAMS.bExpand', 0, 255)
 
     bExpand = bExpand.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExpand'))
 
@@ -14683,8 +14683,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._p.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._p.prfHashMechanism = _pb_index(_pb_given, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_HKDF_PARAMS.prfHashMechanism'))
 
@@ -14693,8 +14693,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.ulSaltType
 
     @ulSaltType.setter
-    def ulSaltType(self, value):
-        self._p.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
+    def ulSaltType(self, _pb_given):
+        self._p.ulSaltType = _pb_index(_pb_given, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
     ulSaltType = ulSaltType.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltType'))
 
@@ -14705,15 +14705,15 @@ class CK_HKDF_PARAMS(_pb_Record):
 
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSalt = _NULL
             _pb_keep(self, 'pSalt', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_HKDF_PARAMS.pSalt', True))
-            self._p.pSalt = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSalt', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_HKDF_PARAMS.pSalt', True))
+            self._p.pSalt = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSalt', _pb_held_)
 
     pSalt = pSalt.deleter(_pb_undeletable('CK_HKDF_PARAMS.pSalt'))
 
@@ -14722,8 +14722,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.ulSaltLen
 
     @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._p.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
+    def ulSaltLen(self, _pb_given):
+        self._p.ulSaltLen = _pb_index(_pb_given, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
     ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltLen'))
 
@@ -14732,8 +14732,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.hSaltKey
 
     @hSaltKey.setter
-    def hSaltKey(self, value):
-        self._p.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
+    def hSaltKey(self, _pb_given):
+        self._p.hSaltKey = _pb_index(_pb_given, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
     hSaltKey = hSaltKey.deleter(_pb_undeletable('CK_HKDF_PARAMS.hSaltKey'))
 
@@ -14744,15 +14744,15 @@ class CK_HKDF_PARAMS(_pb_Record):
 
 
     @pInfo.setter
-    def pInfo(self, value):
+    def pInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pInfo = _NULL
             _pb_keep(self, 'pInfo', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_HKDF_PARAMS.pInfo', True))
-            self._p.pInfo = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pInfo', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_HKDF_PARAMS.pInfo', True))
+            self._p.pInfo = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pInfo', _pb_held_)
 
     pInfo = pInfo.deleter(_pb_undeletable('CK_HKDF_PARAMS.pInfo'))
 
@@ -14761,8 +14761,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._p.ulInfoLen
 
     @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        self._p.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
+    def ulInfoLen(self, _pb_given):
+        self._p.ulInfoLen = _pb_index(_pb_given, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
     ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulInfoLen'))
 
@@ -14816,15 +14816,15 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
 
     @pClientRandom.setter
-    def pClientRandom(self, value):
+    def pClientRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pClientRandom = _NULL
             _pb_keep(self, 'pClientRandom', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pClientRandom', True))
-            self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pClientRandom', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_RANDOM_DATA.pClientRandom', True))
+            self._p.pClientRandom = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pClientRandom', _pb_held_)
 
     pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pClientRandom'))
 
@@ -14833,8 +14833,8 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
         return self._p.ulClientRandomLen
 
     @ulClientRandomLen.setter
-    def ulClientRandomLen(self, value):
-        self._p.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+    def ulClientRandomLen(self, _pb_given):
+        self._p.ulClientRandomLen = _pb_index(_pb_given, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
     ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulClientRandomLen'))
 
@@ -14845,15 +14845,15 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
 
     @pServerRandom.setter
-    def pServerRandom(self, value):
+    def pServerRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pServerRandom = _NULL
             _pb_keep(self, 'pServerRandom', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pServerRandom', True))
-            self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pServerRandom', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_RANDOM_DATA.pServerRandom', True))
+            self._p.pServerRandom = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pServerRandom', _pb_held_)
 
     pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pServerRandom'))
 
@@ -14862,8 +14862,8 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
         return self._p.ulServerRandomLen
 
     @ulServerRandomLen.setter
-    def ulServerRandomLen(self, value):
-        self._p.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+    def ulServerRandomLen(self, _pb_given):
+        self._p.ulServerRandomLen = _pb_index(_pb_given, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
     ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulServerRandomLen'))
 
@@ -14913,8 +14913,8 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._p.DigestMechanism
 
     @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
+    def DigestMechanism(self, _pb_given):
+        self._p.DigestMechanism = _pb_index(_pb_given, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
     DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism'))
 
@@ -14923,11 +14923,11 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view(CK_WTLS_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_WTLS_RANDOM_DATA):
-            raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_WTLS_RANDOM_DATA):
+            raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
@@ -14938,15 +14938,15 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pVersion = _NULL
             _pb_keep(self, 'pVersion', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True))
-            self._p.pVersion = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pVersion', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True))
+            self._p.pVersion = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pVersion', _pb_held_)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -15004,8 +15004,8 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return self._p.DigestMechanism
 
     @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
+    def DigestMechanism(self, _pb_given):
+        self._p.DigestMechanism = _pb_index(_pb_given, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
     DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.DigestMechanism'))
 
@@ -15016,15 +15016,15 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pSeed', True))
-            self._p.pSeed = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSeed', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_PRF_PARAMS.pSeed', True))
+            self._p.pSeed = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSeed', _pb_held_)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pSeed'))
 
@@ -15033,8 +15033,8 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return self._p.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._p.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._p.ulSeedLen = _pb_index(_pb_given, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulSeedLen'))
 
@@ -15045,15 +15045,15 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pLabel = _NULL
             _pb_keep(self, 'pLabel', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pLabel', True))
-            self._p.pLabel = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pLabel', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_PRF_PARAMS.pLabel', True))
+            self._p.pLabel = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pLabel', _pb_held_)
 
     pLabel = pLabel.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pLabel'))
 
@@ -15062,8 +15062,8 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return self._p.ulLabelLen
 
     @ulLabelLen.setter
-    def ulLabelLen(self, value):
-        self._p.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+    def ulLabelLen(self, _pb_given):
+        self._p.ulLabelLen = _pb_index(_pb_given, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
     ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulLabelLen'))
 
@@ -15074,15 +15074,15 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
 
     @pOutput.setter
-    def pOutput(self, value):
+    def pOutput(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOutput = _NULL
             _pb_keep(self, 'pOutput', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pOutput', True))
-            self._p.pOutput = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOutput', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_PRF_PARAMS.pOutput', True))
+            self._p.pOutput = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOutput', _pb_held_)
 
     pOutput = pOutput.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pOutput'))
 
@@ -15091,23 +15091,23 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return _pb_pointer(self._p.pulOutputLen, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pulOutputLen')))
 
     @pulOutputLen.setter
-    def pulOutputLen(self, value):
+    def pulOutputLen(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pulOutputLen = _NULL
             _pb_keep(self, 'pulOutputLen', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_WTLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
-            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pulOutputLen', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_WTLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pulOutputLen', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True)
-            if view.nbytes < 8:
-                raise ValueError(f"CK_WTLS_PRF_PARAMS.pulOutputLen needs at least 8 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
-            _pb_keep(self, 'pulOutputLen', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True)
+            if _pb_view.nbytes < 8:
+                raise ValueError(f"CK_WTLS_PRF_PARAMS.pulOutputLen needs at least 8 bytes, got {_pb_view.nbytes}")
+            _pb_held_ = _ffi.from_buffer(_pb_given, require_writable=True)
+            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', _pb_held_)
+            _pb_keep(self, 'pulOutputLen', _pb_held_)
 
     pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pulOutputLen'))
 
@@ -15157,8 +15157,8 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         return self._p.hMacSecret
 
     @hMacSecret.setter
-    def hMacSecret(self, value):
-        self._p.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
+    def hMacSecret(self, _pb_given):
+        self._p.hMacSecret = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
     hMacSecret = hMacSecret.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hMacSecret'))
 
@@ -15167,8 +15167,8 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         return self._p.hKey
 
     @hKey.setter
-    def hKey(self, value):
-        self._p.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
+    def hKey(self, _pb_given):
+        self._p.hKey = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
     hKey = hKey.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hKey'))
 
@@ -15179,15 +15179,15 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
 
     @pIV.setter
-    def pIV(self, value):
+    def pIV(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIV = _NULL
             _pb_keep(self, 'pIV', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True))
-            self._p.pIV = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIV', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_WTLS_KEY_MAT_OUT.pIV', True))
+            self._p.pIV = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIV', _pb_held_)
 
     pIV = pIV.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.pIV'))
 
@@ -15247,8 +15247,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._p.DigestMechanism
 
     @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
+    def DigestMechanism(self, _pb_given):
+        self._p.DigestMechanism = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
     DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism'))
 
@@ -15257,8 +15257,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulMacSizeInBits
 
     @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        self._p.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+    def ulMacSizeInBits(self, _pb_given):
+        self._p.ulMacSizeInBits = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
     ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
@@ -15267,8 +15267,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulKeySizeInBits
 
     @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        self._p.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+    def ulKeySizeInBits(self, _pb_given):
+        self._p.ulKeySizeInBits = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
     ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
@@ -15277,8 +15277,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulIVSizeInBits
 
     @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        self._p.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+    def ulIVSizeInBits(self, _pb_given):
+        self._p.ulIVSizeInBits = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
     ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
@@ -15287,8 +15287,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._p.ulSequenceNumber
 
     @ulSequenceNumber.setter
-    def ulSequenceNumber(self, value):
-        self._p.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
+    def ulSequenceNumber(self, _pb_given):
+        self._p.ulSequenceNumber = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
     ulSequenceNumber = ulSequenceNumber.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber'))
 
@@ -15297,8 +15297,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._p.bIsExport
 
     @bIsExport.setter
-    def bIsExport(self, value):
-        self._p.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
+    def bIsExport(self, _pb_given):
+        self._p.bIsExport = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
     bIsExport = bIsExport.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.bIsExport'))
 
@@ -15307,11 +15307,11 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view(CK_WTLS_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_WTLS_RANDOM_DATA):
-            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
-        self._p.RandomInfo = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_WTLS_RANDOM_DATA):
+            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._p.RandomInfo = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, _pb_given)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.RandomInfo'))
 
@@ -15320,11 +15320,11 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view_at(CK_WTLS_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
-        self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, value._p)
-        _pb_keep(self, 'pReturnedKeyMaterial', value)
+        _pb_record_value(_pb_given, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._p.pReturnedKeyMaterial = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, _pb_given._p)
+        _pb_keep(self, 'pReturnedKeyMaterial', _pb_given)
 
     pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
@@ -15374,8 +15374,8 @@ class CK_PRF_DATA_PARAM(_pb_Record):
         return self._p.type
 
     @type.setter
-    def type(self, value):
-        self._p.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
+    def type(self, _pb_given):
+        self._p.type = _pb_index(_pb_given, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
 
     type = type.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.type'))
 
@@ -15384,23 +15384,23 @@ class CK_PRF_DATA_PARAM(_pb_Record):
         return _pb_pointer(self._p.pValue, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pValue')))
 
     @pValue.setter
-    def pValue(self, value):
+    def pValue(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pValue = _NULL
             _pb_keep(self, 'pValue', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PRF_DATA_PARAM.pValue', 'a contiguous buffer')
-            self._p.pValue = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pValue', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PRF_DATA_PARAM.pValue', 'a contiguous buffer')
+            self._p.pValue = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pValue', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PRF_DATA_PARAM.pValue', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pValue = _ffi.cast('void *', held)
-            _pb_keep(self, 'pValue', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_PRF_DATA_PARAM.pValue', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pValue = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pValue', _pb_held_)
 
     pValue = pValue.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.pValue'))
 
@@ -15409,8 +15409,8 @@ class CK_PRF_DATA_PARAM(_pb_Record):
         return self._p.ulValueLen
 
     @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._p.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
+    def ulValueLen(self, _pb_given):
+        self._p.ulValueLen = _pb_index(_pb_given, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
     ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.ulValueLen'))
 
@@ -15462,8 +15462,8 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
         return self._p.bLittleEndian
 
     @bLittleEndian.setter
-    def bLittleEndian(self, value):
-        self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
+    def bLittleEndian(self, _pb_given):
+        self._p.bLittleEndian = _pb_index(_pb_given, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
     bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.bLittleEndian'))
 
@@ -15472,8 +15472,8 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
         return self._p.ulWidthInBits
 
     @ulWidthInBits.setter
-    def ulWidthInBits(self, value):
-        self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+    def ulWidthInBits(self, _pb_given):
+        self._p.ulWidthInBits = _pb_index(_pb_given, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
     ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits'))
 
@@ -15527,8 +15527,8 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         return self._p.dkmLengthMethod
 
     @dkmLengthMethod.setter
-    def dkmLengthMethod(self, value):
-        self._p.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
+    def dkmLengthMethod(self, _pb_given):
+        self._p.dkmLengthMethod = _pb_index(_pb_given, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
     dkmLengthMethod = dkmLengthMethod.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod'))
 
@@ -15537,8 +15537,8 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         return self._p.bLittleEndian
 
     @bLittleEndian.setter
-    def bLittleEndian(self, value):
-        self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
+    def bLittleEndian(self, _pb_given):
+        self._p.bLittleEndian = _pb_index(_pb_given, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
     bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian'))
 
@@ -15547,8 +15547,8 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         return self._p.ulWidthInBits
 
     @ulWidthInBits.setter
-    def ulWidthInBits(self, value):
-        self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+    def ulWidthInBits(self, _pb_given):
+        self._p.ulWidthInBits = _pb_index(_pb_given, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
     ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits'))
 
@@ -15598,11 +15598,11 @@ class CK_DERIVED_KEY(_pb_Record):
         return _pb_view_at(CK_ATTRIBUTE, self._p.pTemplate, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pTemplate')))
 
     @pTemplate.setter
-    def pTemplate(self, value):
+    def pTemplate(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_ATTRIBUTE, 'CK_DERIVED_KEY.pTemplate')
-        self._p.pTemplate = _NULL if value is None else _ffi.cast(_pb_ptr_CK_ATTRIBUTE, value._p)
-        _pb_keep(self, 'pTemplate', value)
+        _pb_record_value(_pb_given, CK_ATTRIBUTE, 'CK_DERIVED_KEY.pTemplate')
+        self._p.pTemplate = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_ATTRIBUTE, _pb_given._p)
+        _pb_keep(self, 'pTemplate', _pb_given)
 
     pTemplate = pTemplate.deleter(_pb_undeletable('CK_DERIVED_KEY.pTemplate'))
 
@@ -15611,8 +15611,8 @@ class CK_DERIVED_KEY(_pb_Record):
         return self._p.ulAttributeCount
 
     @ulAttributeCount.setter
-    def ulAttributeCount(self, value):
-        self._p.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
+    def ulAttributeCount(self, _pb_given):
+        self._p.ulAttributeCount = _pb_index(_pb_given, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
 
     ulAttributeCount = ulAttributeCount.deleter(_pb_undeletable('CK_DERIVED_KEY.ulAttributeCount'))
 
@@ -15621,23 +15621,23 @@ class CK_DERIVED_KEY(_pb_Record):
         return _pb_pointer(self._p.phKey, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'phKey')))
 
     @phKey.setter
-    def phKey(self, value):
+    def phKey(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.phKey = _NULL
             _pb_keep(self, 'phKey', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_DERIVED_KEY.phKey', 'a writable contiguous buffer')
-            self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'phKey', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_DERIVED_KEY.phKey', 'a writable contiguous buffer')
+            self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'phKey', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_DERIVED_KEY.phKey', True)
-            if view.nbytes < 8:
-                raise ValueError(f"CK_DERIVED_KEY.phKey needs at least 8 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', held)
-            _pb_keep(self, 'phKey', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_DERIVED_KEY.phKey', True)
+            if _pb_view.nbytes < 8:
+                raise ValueError(f"CK_DERIVED_KEY.phKey needs at least 8 bytes, got {_pb_view.nbytes}")
+            _pb_held_ = _ffi.from_buffer(_pb_given, require_writable=True)
+            self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', _pb_held_)
+            _pb_keep(self, 'phKey', _pb_held_)
 
     phKey = phKey.deleter(_pb_undeletable('CK_DERIVED_KEY.phKey'))
 
@@ -15691,8 +15691,8 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return self._p.prfType
 
     @prfType.setter
-    def prfType(self, value):
-        self._p.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
+    def prfType(self, _pb_given):
+        self._p.prfType = _pb_index(_pb_given, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
     prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.prfType'))
 
@@ -15701,8 +15701,8 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return self._p.ulNumberOfDataParams
 
     @ulNumberOfDataParams.setter
-    def ulNumberOfDataParams(self, value):
-        self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+    def ulNumberOfDataParams(self, _pb_given):
+        self._p.ulNumberOfDataParams = _pb_index(_pb_given, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
     ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams'))
 
@@ -15711,11 +15711,11 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_PRF_DATA_PARAM, self._p.pDataParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pDataParams')))
 
     @pDataParams.setter
-    def pDataParams(self, value):
+    def pDataParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_KDF_PARAMS.pDataParams')
-        self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
-        _pb_keep(self, 'pDataParams', value)
+        _pb_record_value(_pb_given, CK_PRF_DATA_PARAM, 'CK_SP800_108_KDF_PARAMS.pDataParams')
+        self._p.pDataParams = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, _pb_given._p)
+        _pb_keep(self, 'pDataParams', _pb_given)
 
     pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pDataParams'))
 
@@ -15724,8 +15724,8 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return self._p.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
-    def ulAdditionalDerivedKeys(self, value):
-        self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+    def ulAdditionalDerivedKeys(self, _pb_given):
+        self._p.ulAdditionalDerivedKeys = _pb_index(_pb_given, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
     ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
@@ -15734,11 +15734,11 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_DERIVED_KEY, self._p.pAdditionalDerivedKeys, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
-    def pAdditionalDerivedKeys(self, value):
+    def pAdditionalDerivedKeys(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
-        self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
-        _pb_keep(self, 'pAdditionalDerivedKeys', value)
+        _pb_record_value(_pb_given, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._p.pAdditionalDerivedKeys = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, _pb_given._p)
+        _pb_keep(self, 'pAdditionalDerivedKeys', _pb_given)
 
     pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys'))
 
@@ -15796,8 +15796,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._p.prfType
 
     @prfType.setter
-    def prfType(self, value):
-        self._p.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
+    def prfType(self, _pb_given):
+        self._p.prfType = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
     prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType'))
 
@@ -15806,8 +15806,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._p.ulNumberOfDataParams
 
     @ulNumberOfDataParams.setter
-    def ulNumberOfDataParams(self, value):
-        self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+    def ulNumberOfDataParams(self, _pb_given):
+        self._p.ulNumberOfDataParams = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
     ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams'))
 
@@ -15816,11 +15816,11 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_PRF_DATA_PARAM, self._p.pDataParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pDataParams')))
 
     @pDataParams.setter
-    def pDataParams(self, value):
+    def pDataParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
-        self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
-        _pb_keep(self, 'pDataParams', value)
+        _pb_record_value(_pb_given, CK_PRF_DATA_PARAM, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+        self._p.pDataParams = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, _pb_given._p)
+        _pb_keep(self, 'pDataParams', _pb_given)
 
     pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams'))
 
@@ -15829,8 +15829,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._p.ulIVLen
 
     @ulIVLen.setter
-    def ulIVLen(self, value):
-        self._p.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
+    def ulIVLen(self, _pb_given):
+        self._p.ulIVLen = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
     ulIVLen = ulIVLen.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen'))
 
@@ -15841,15 +15841,15 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
 
     @pIV.setter
-    def pIV(self, value):
+    def pIV(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIV = _NULL
             _pb_keep(self, 'pIV', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True))
-            self._p.pIV = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIV', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True))
+            self._p.pIV = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIV', _pb_held_)
 
     pIV = pIV.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV'))
 
@@ -15858,8 +15858,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._p.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
-    def ulAdditionalDerivedKeys(self, value):
-        self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+    def ulAdditionalDerivedKeys(self, _pb_given):
+        self._p.ulAdditionalDerivedKeys = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
     ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
@@ -15868,11 +15868,11 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_DERIVED_KEY, self._p.pAdditionalDerivedKeys, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
-    def pAdditionalDerivedKeys(self, value):
+    def pAdditionalDerivedKeys(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
-        self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
-        _pb_keep(self, 'pAdditionalDerivedKeys', value)
+        _pb_record_value(_pb_given, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._p.pAdditionalDerivedKeys = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, _pb_given._p)
+        _pb_keep(self, 'pAdditionalDerivedKeys', _pb_given)
 
     pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys'))
 
@@ -15932,8 +15932,8 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return self._p.certificateHandle
 
     @certificateHandle.setter
-    def certificateHandle(self, value):
-        self._p.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
+    def certificateHandle(self, _pb_given):
+        self._p.certificateHandle = _pb_index(_pb_given, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
     certificateHandle = certificateHandle.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.certificateHandle'))
 
@@ -15942,11 +15942,11 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return _pb_view_at(CK_MECHANISM, self._p.pSigningMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSigningMechanism')))
 
     @pSigningMechanism.setter
-    def pSigningMechanism(self, value):
+    def pSigningMechanism(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
-        self._p.pSigningMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
-        _pb_keep(self, 'pSigningMechanism', value)
+        _pb_record_value(_pb_given, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
+        self._p.pSigningMechanism = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_MECHANISM, _pb_given._p)
+        _pb_keep(self, 'pSigningMechanism', _pb_given)
 
     pSigningMechanism = pSigningMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pSigningMechanism'))
 
@@ -15955,11 +15955,11 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return _pb_view_at(CK_MECHANISM, self._p.pDigestMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pDigestMechanism')))
 
     @pDigestMechanism.setter
-    def pDigestMechanism(self, value):
+    def pDigestMechanism(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pDigestMechanism')
-        self._p.pDigestMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
-        _pb_keep(self, 'pDigestMechanism', value)
+        _pb_record_value(_pb_given, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pDigestMechanism')
+        self._p.pDigestMechanism = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_MECHANISM, _pb_given._p)
+        _pb_keep(self, 'pDigestMechanism', _pb_given)
 
     pDigestMechanism = pDigestMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pDigestMechanism'))
 
@@ -15970,15 +15970,15 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
 
     @pContentType.setter
-    def pContentType(self, value):
+    def pContentType(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pContentType = _NULL
             _pb_keep(self, 'pContentType', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pContentType', True))
-            self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', held)
-            _pb_keep(self, 'pContentType', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CMS_SIG_PARAMS.pContentType', True))
+            self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', _pb_held_)
+            _pb_keep(self, 'pContentType', _pb_held_)
 
     pContentType = pContentType.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pContentType'))
 
@@ -15989,15 +15989,15 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
 
     @pRequestedAttributes.setter
-    def pRequestedAttributes(self, value):
+    def pRequestedAttributes(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pRequestedAttributes = _NULL
             _pb_keep(self, 'pRequestedAttributes', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True))
-            self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pRequestedAttributes', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True))
+            self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pRequestedAttributes', _pb_held_)
 
     pRequestedAttributes = pRequestedAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequestedAttributes'))
 
@@ -16006,8 +16006,8 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return self._p.ulRequestedAttributesLen
 
     @ulRequestedAttributesLen.setter
-    def ulRequestedAttributesLen(self, value):
-        self._p.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
+    def ulRequestedAttributesLen(self, _pb_given):
+        self._p.ulRequestedAttributesLen = _pb_index(_pb_given, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
     ulRequestedAttributesLen = ulRequestedAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen'))
 
@@ -16018,15 +16018,15 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
 
     @pRequiredAttributes.setter
-    def pRequiredAttributes(self, value):
+    def pRequiredAttributes(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pRequiredAttributes = _NULL
             _pb_keep(self, 'pRequiredAttributes', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True))
-            self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pRequiredAttributes', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True))
+            self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pRequiredAttributes', _pb_held_)
 
     pRequiredAttributes = pRequiredAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequiredAttributes'))
 
@@ -16035,8 +16035,8 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return self._p.ulRequiredAttributesLen
 
     @ulRequiredAttributesLen.setter
-    def ulRequiredAttributesLen(self, value):
-        self._p.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
+    def ulRequiredAttributesLen(self, _pb_given):
+        self._p.ulRequiredAttributesLen = _pb_index(_pb_given, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
     ulRequiredAttributesLen = ulRequiredAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen'))
 
@@ -16086,15 +16086,15 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEY_DERIVATION_STRING_DATA.pData', True))
-            self._p.pData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_KEY_DERIVATION_STRING_DATA.pData', True))
+            self._p.pData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pData', _pb_held_)
 
     pData = pData.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.pData'))
 
@@ -16103,8 +16103,8 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
         return self._p.ulLen
 
     @ulLen.setter
-    def ulLen(self, value):
-        self._p.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
+    def ulLen(self, _pb_given):
+        self._p.ulLen = _pb_index(_pb_given, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
     ulLen = ulLen.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.ulLen'))
 
@@ -16166,8 +16166,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._p.saltSource
 
     @saltSource.setter
-    def saltSource(self, value):
-        self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
+    def saltSource(self, _pb_given):
+        self._p.saltSource = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
 
     saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.saltSource'))
 
@@ -16176,23 +16176,23 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return _pb_pointer(self._p.pSaltSourceData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
-    def pSaltSourceData(self, value):
+    def pSaltSourceData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSaltSourceData = _NULL
             _pb_keep(self, 'pSaltSourceData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', 'a contiguous buffer')
-            self._p.pSaltSourceData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pSaltSourceData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', 'a contiguous buffer')
+            self._p.pSaltSourceData = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pSaltSourceData', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pSaltSourceData = _ffi.cast('void *', held)
-            _pb_keep(self, 'pSaltSourceData', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pSaltSourceData = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pSaltSourceData', _pb_held_)
 
     pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData'))
 
@@ -16201,8 +16201,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._p.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
-    def ulSaltSourceDataLen(self, value):
-        self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
+    def ulSaltSourceDataLen(self, _pb_given):
+        self._p.ulSaltSourceDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
 
     ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen'))
 
@@ -16211,8 +16211,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._p.iterations
 
     @iterations.setter
-    def iterations(self, value):
-        self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
+    def iterations(self, _pb_given):
+        self._p.iterations = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
     iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.iterations'))
 
@@ -16221,8 +16221,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._p.prf
 
     @prf.setter
-    def prf(self, value):
-        self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
+    def prf(self, _pb_given):
+        self._p.prf = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
 
     prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.prf'))
 
@@ -16231,23 +16231,23 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return _pb_pointer(self._p.pPrfData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pPrfData')))
 
     @pPrfData.setter
-    def pPrfData(self, value):
+    def pPrfData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPrfData = _NULL
             _pb_keep(self, 'pPrfData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pPrfData', 'a contiguous buffer')
-            self._p.pPrfData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pPrfData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pPrfData', 'a contiguous buffer')
+            self._p.pPrfData = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pPrfData', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.pPrfData', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pPrfData = _ffi.cast('void *', held)
-            _pb_keep(self, 'pPrfData', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.pPrfData', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pPrfData = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pPrfData', _pb_held_)
 
     pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPrfData'))
 
@@ -16256,8 +16256,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._p.ulPrfDataLen
 
     @ulPrfDataLen.setter
-    def ulPrfDataLen(self, value):
-        self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
+    def ulPrfDataLen(self, _pb_given):
+        self._p.ulPrfDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
     ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen'))
 
@@ -16268,15 +16268,15 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True))
-            self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
-            _pb_keep(self, 'pPassword', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True))
+            self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', _pb_held_)
+            _pb_keep(self, 'pPassword', _pb_held_)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPassword'))
 
@@ -16285,23 +16285,23 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return _pb_pointer(self._p.ulPasswordLen, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'ulPasswordLen')))
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
+    def ulPasswordLen(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.ulPasswordLen = _NULL
             _pb_keep(self, 'ulPasswordLen', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', 'a writable contiguous buffer')
-            self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'ulPasswordLen', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', 'a writable contiguous buffer')
+            self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'ulPasswordLen', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True)
-            if view.nbytes < 8:
-                raise ValueError(f"CK_PKCS5_PBKD2_PARAMS.ulPasswordLen needs at least 8 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', held)
-            _pb_keep(self, 'ulPasswordLen', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True)
+            if _pb_view.nbytes < 8:
+                raise ValueError(f"CK_PKCS5_PBKD2_PARAMS.ulPasswordLen needs at least 8 bytes, got {_pb_view.nbytes}")
+            _pb_held_ = _ffi.from_buffer(_pb_given, require_writable=True)
+            self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', _pb_held_)
+            _pb_keep(self, 'ulPasswordLen', _pb_held_)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen'))
 
@@ -16363,8 +16363,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._p.saltSource
 
     @saltSource.setter
-    def saltSource(self, value):
-        self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
+    def saltSource(self, _pb_given):
+        self._p.saltSource = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
 
     saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.saltSource'))
 
@@ -16373,23 +16373,23 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return _pb_pointer(self._p.pSaltSourceData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
-    def pSaltSourceData(self, value):
+    def pSaltSourceData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSaltSourceData = _NULL
             _pb_keep(self, 'pSaltSourceData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', 'a contiguous buffer')
-            self._p.pSaltSourceData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pSaltSourceData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', 'a contiguous buffer')
+            self._p.pSaltSourceData = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pSaltSourceData', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pSaltSourceData = _ffi.cast('void *', held)
-            _pb_keep(self, 'pSaltSourceData', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pSaltSourceData = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pSaltSourceData', _pb_held_)
 
     pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData'))
 
@@ -16398,8 +16398,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._p.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
-    def ulSaltSourceDataLen(self, value):
-        self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
+    def ulSaltSourceDataLen(self, _pb_given):
+        self._p.ulSaltSourceDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
 
     ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen'))
 
@@ -16408,8 +16408,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._p.iterations
 
     @iterations.setter
-    def iterations(self, value):
-        self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
+    def iterations(self, _pb_given):
+        self._p.iterations = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
     iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.iterations'))
 
@@ -16418,8 +16418,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._p.prf
 
     @prf.setter
-    def prf(self, value):
-        self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
+    def prf(self, _pb_given):
+        self._p.prf = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
 
     prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.prf'))
 
@@ -16428,23 +16428,23 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return _pb_pointer(self._p.pPrfData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pPrfData')))
 
     @pPrfData.setter
-    def pPrfData(self, value):
+    def pPrfData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPrfData = _NULL
             _pb_keep(self, 'pPrfData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', 'a contiguous buffer')
-            self._p.pPrfData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pPrfData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', 'a contiguous buffer')
+            self._p.pPrfData = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pPrfData', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pPrfData = _ffi.cast('void *', held)
-            _pb_keep(self, 'pPrfData', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pPrfData = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pPrfData', _pb_held_)
 
     pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPrfData'))
 
@@ -16453,8 +16453,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._p.ulPrfDataLen
 
     @ulPrfDataLen.setter
-    def ulPrfDataLen(self, value):
-        self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
+    def ulPrfDataLen(self, _pb_given):
+        self._p.ulPrfDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
     ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen'))
 
@@ -16465,15 +16465,15 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True))
-            self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
-            _pb_keep(self, 'pPassword', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True))
+            self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', _pb_held_)
+            _pb_keep(self, 'pPassword', _pb_held_)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPassword'))
 
@@ -16482,8 +16482,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._p.ulPasswordLen
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        self._p.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
+    def ulPasswordLen(self, _pb_given):
+        self._p.ulPasswordLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen'))
 
@@ -16533,8 +16533,8 @@ class CK_OTP_PARAM(_pb_Record):
         return self._p.type
 
     @type.setter
-    def type(self, value):
-        self._p.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
+    def type(self, _pb_given):
+        self._p.type = _pb_index(_pb_given, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
 
     type = type.deleter(_pb_undeletable('CK_OTP_PARAM.type'))
 
@@ -16543,23 +16543,23 @@ class CK_OTP_PARAM(_pb_Record):
         return _pb_pointer(self._p.pValue, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pValue')))
 
     @pValue.setter
-    def pValue(self, value):
+    def pValue(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pValue = _NULL
             _pb_keep(self, 'pValue', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_OTP_PARAM.pValue', 'a contiguous buffer')
-            self._p.pValue = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'pValue', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_OTP_PARAM.pValue', 'a contiguous buffer')
+            self._p.pValue = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'pValue', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_OTP_PARAM.pValue', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pValue = _ffi.cast('void *', held)
-            _pb_keep(self, 'pValue', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'CK_OTP_PARAM.pValue', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.pValue = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'pValue', _pb_held_)
 
     pValue = pValue.deleter(_pb_undeletable('CK_OTP_PARAM.pValue'))
 
@@ -16568,8 +16568,8 @@ class CK_OTP_PARAM(_pb_Record):
         return self._p.ulValueLen
 
     @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._p.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
+    def ulValueLen(self, _pb_given):
+        self._p.ulValueLen = _pb_index(_pb_given, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
     ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_OTP_PARAM.ulValueLen'))
 
@@ -16617,11 +16617,11 @@ class CK_OTP_PARAMS(_pb_Record):
         return _pb_view_at(CK_OTP_PARAM, self._p.pParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pParams')))
 
     @pParams.setter
-    def pParams(self, value):
+    def pParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_PARAMS.pParams')
-        self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
-        _pb_keep(self, 'pParams', value)
+        _pb_record_value(_pb_given, CK_OTP_PARAM, 'CK_OTP_PARAMS.pParams')
+        self._p.pParams = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, _pb_given._p)
+        _pb_keep(self, 'pParams', _pb_given)
 
     pParams = pParams.deleter(_pb_undeletable('CK_OTP_PARAMS.pParams'))
 
@@ -16630,8 +16630,8 @@ class CK_OTP_PARAMS(_pb_Record):
         return self._p.ulCount
 
     @ulCount.setter
-    def ulCount(self, value):
-        self._p.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
+    def ulCount(self, _pb_given):
+        self._p.ulCount = _pb_index(_pb_given, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
     ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_PARAMS.ulCount'))
 
@@ -16679,11 +16679,11 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         return _pb_view_at(CK_OTP_PARAM, self._p.pParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pParams')))
 
     @pParams.setter
-    def pParams(self, value):
+    def pParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_SIGNATURE_INFO.pParams')
-        self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
-        _pb_keep(self, 'pParams', value)
+        _pb_record_value(_pb_given, CK_OTP_PARAM, 'CK_OTP_SIGNATURE_INFO.pParams')
+        self._p.pParams = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, _pb_given._p)
+        _pb_keep(self, 'pParams', _pb_given)
 
     pParams = pParams.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.pParams'))
 
@@ -16692,8 +16692,8 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         return self._p.ulCount
 
     @ulCount.setter
-    def ulCount(self, value):
-        self._p.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
+    def ulCount(self, _pb_given):
+        self._p.ulCount = _pb_index(_pb_given, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
     ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.ulCount'))
 
@@ -16745,11 +16745,11 @@ class CK_KIP_PARAMS(_pb_Record):
         return _pb_view_at(CK_MECHANISM, self._p.pMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pMechanism')))
 
     @pMechanism.setter
-    def pMechanism(self, value):
+    def pMechanism(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_MECHANISM, 'CK_KIP_PARAMS.pMechanism')
-        self._p.pMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
-        _pb_keep(self, 'pMechanism', value)
+        _pb_record_value(_pb_given, CK_MECHANISM, 'CK_KIP_PARAMS.pMechanism')
+        self._p.pMechanism = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_MECHANISM, _pb_given._p)
+        _pb_keep(self, 'pMechanism', _pb_given)
 
     pMechanism = pMechanism.deleter(_pb_undeletable('CK_KIP_PARAMS.pMechanism'))
 
@@ -16758,8 +16758,8 @@ class CK_KIP_PARAMS(_pb_Record):
         return self._p.hKey
 
     @hKey.setter
-    def hKey(self, value):
-        self._p.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
+    def hKey(self, _pb_given):
+        self._p.hKey = _pb_index(_pb_given, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
     hKey = hKey.deleter(_pb_undeletable('CK_KIP_PARAMS.hKey'))
 
@@ -16770,15 +16770,15 @@ class CK_KIP_PARAMS(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KIP_PARAMS.pSeed', True))
-            self._p.pSeed = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSeed', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_KIP_PARAMS.pSeed', True))
+            self._p.pSeed = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSeed', _pb_held_)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_KIP_PARAMS.pSeed'))
 
@@ -16787,8 +16787,8 @@ class CK_KIP_PARAMS(_pb_Record):
         return self._p.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._p.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._p.ulSeedLen = _pb_index(_pb_given, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_KIP_PARAMS.ulSeedLen'))
 
@@ -16840,8 +16840,8 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         return self._p.hash
 
     @hash.setter
-    def hash(self, value):
-        self._p.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
+    def hash(self, _pb_given):
+        self._p.hash = _pb_index(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
     hash = hash.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.hash'))
 
@@ -16852,15 +16852,15 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True))
-            self._p.pSeed = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSeed', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True))
+            self._p.pSeed = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSeed', _pb_held_)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.pSeed'))
 
@@ -16869,8 +16869,8 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         return self._p.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._p.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._p.ulSeedLen = _pb_index(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen'))
 
@@ -16879,8 +16879,8 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         return self._p.ulIndex
 
     @ulIndex.setter
-    def ulIndex(self, value):
-        self._p.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
+    def ulIndex(self, _pb_given):
+        self._p.ulIndex = _pb_index(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
     ulIndex = ulIndex.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulIndex'))
 
@@ -16932,8 +16932,8 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.ulAESKeyBits
 
     @ulAESKeyBits.setter
-    def ulAESKeyBits(self, value):
-        self._p.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
+    def ulAESKeyBits(self, _pb_given):
+        self._p.ulAESKeyBits = _pb_index(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
     ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
@@ -16942,8 +16942,8 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf'))
 
@@ -16952,8 +16952,8 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._p.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen'))
 
@@ -16964,15 +16964,15 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True))
-            self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSharedData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True))
+            self._p.pSharedData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSharedData', _pb_held_)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData'))
 
@@ -17020,8 +17020,8 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.ulAESKeyBits
 
     @ulAESKeyBits.setter
-    def ulAESKeyBits(self, value):
-        self._p.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
+    def ulAESKeyBits(self, _pb_given):
+        self._p.ulAESKeyBits = _pb_index(_pb_given, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
     ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
@@ -17030,11 +17030,11 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, self._p.pOAEPParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pOAEPParams')))
 
     @pOAEPParams.setter
-    def pOAEPParams(self, value):
+    def pOAEPParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
-        self._p.pOAEPParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, value._p)
-        _pb_keep(self, 'pOAEPParams', value)
+        _pb_record_value(_pb_given, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
+        self._p.pOAEPParams = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, _pb_given._p)
+        _pb_keep(self, 'pOAEPParams', _pb_given)
 
     pOAEPParams = pOAEPParams.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams'))
 
@@ -17088,8 +17088,8 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.kdf'))
 
@@ -17100,15 +17100,15 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True))
-            self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPublicData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True))
+            self._p.pPublicData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPublicData', _pb_held_)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pPublicData'))
 
@@ -17117,8 +17117,8 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         return self._p.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._p.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._p.ulPublicDataLen = _pb_index(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -17129,15 +17129,15 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
 
     @pUKM.setter
-    def pUKM(self, value):
+    def pUKM(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pUKM = _NULL
             _pb_keep(self, 'pUKM', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True))
-            self._p.pUKM = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pUKM', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True))
+            self._p.pUKM = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pUKM', _pb_held_)
 
     pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pUKM'))
 
@@ -17146,8 +17146,8 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         return self._p.ulUKMLen
 
     @ulUKMLen.setter
-    def ulUKMLen(self, value):
-        self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
+    def ulUKMLen(self, _pb_given):
+        self._p.ulUKMLen = _pb_index(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
     ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen'))
 
@@ -17203,15 +17203,15 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
 
     @pWrapOID.setter
-    def pWrapOID(self, value):
+    def pWrapOID(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pWrapOID = _NULL
             _pb_keep(self, 'pWrapOID', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True))
-            self._p.pWrapOID = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pWrapOID', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True))
+            self._p.pWrapOID = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pWrapOID', _pb_held_)
 
     pWrapOID = pWrapOID.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID'))
 
@@ -17220,8 +17220,8 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.ulWrapOIDLen
 
     @ulWrapOIDLen.setter
-    def ulWrapOIDLen(self, value):
-        self._p.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
+    def ulWrapOIDLen(self, _pb_given):
+        self._p.ulWrapOIDLen = _pb_index(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
     ulWrapOIDLen = ulWrapOIDLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen'))
 
@@ -17232,15 +17232,15 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
 
     @pUKM.setter
-    def pUKM(self, value):
+    def pUKM(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pUKM = _NULL
             _pb_keep(self, 'pUKM', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True))
-            self._p.pUKM = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pUKM', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True))
+            self._p.pUKM = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pUKM', _pb_held_)
 
     pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM'))
 
@@ -17249,8 +17249,8 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.ulUKMLen
 
     @ulUKMLen.setter
-    def ulUKMLen(self, value):
-        self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
+    def ulUKMLen(self, _pb_given):
+        self._p.ulUKMLen = _pb_index(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
     ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen'))
 
@@ -17259,8 +17259,8 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         return self._p.hKey
 
     @hKey.setter
-    def hKey(self, value):
-        self._p.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
+    def hKey(self, _pb_given):
+        self._p.hKey = _pb_index(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
     hKey = hKey.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey'))
 
@@ -17310,8 +17310,8 @@ class CK_EDDSA_PARAMS(_pb_Record):
         return self._p.phFlag
 
     @phFlag.setter
-    def phFlag(self, value):
-        self._p.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
+    def phFlag(self, _pb_given):
+        self._p.phFlag = _pb_index(_pb_given, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
     phFlag = phFlag.deleter(_pb_undeletable('CK_EDDSA_PARAMS.phFlag'))
 
@@ -17320,8 +17320,8 @@ class CK_EDDSA_PARAMS(_pb_Record):
         return self._p.ulContextDataLen
 
     @ulContextDataLen.setter
-    def ulContextDataLen(self, value):
-        self._p.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
+    def ulContextDataLen(self, _pb_given):
+        self._p.ulContextDataLen = _pb_index(_pb_given, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
     ulContextDataLen = ulContextDataLen.deleter(_pb_undeletable('CK_EDDSA_PARAMS.ulContextDataLen'))
 
@@ -17332,15 +17332,15 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
 
     @pContextData.setter
-    def pContextData(self, value):
+    def pContextData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pContextData = _NULL
             _pb_keep(self, 'pContextData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_EDDSA_PARAMS.pContextData', True))
-            self._p.pContextData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pContextData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_EDDSA_PARAMS.pContextData', True))
+            self._p.pContextData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pContextData', _pb_held_)
 
     pContextData = pContextData.deleter(_pb_undeletable('CK_EDDSA_PARAMS.pContextData'))
 
@@ -17390,8 +17390,8 @@ class CK_XEDDSA_PARAMS(_pb_Record):
         return self._p.hash
 
     @hash.setter
-    def hash(self, value):
-        self._p.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
+    def hash(self, _pb_given):
+        self._p.hash = _pb_index(_pb_given, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
     hash = hash.deleter(_pb_undeletable('CK_XEDDSA_PARAMS.hash'))
 
@@ -17449,8 +17449,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.kdf'))
 
@@ -17459,8 +17459,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._p.pPeer_identity
 
     @pPeer_identity.setter
-    def pPeer_identity(self, value):
-        self._p.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
+    def pPeer_identity(self, _pb_given):
+        self._p.pPeer_identity = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
     pPeer_identity = pPeer_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_identity'))
 
@@ -17469,8 +17469,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._p.pPeer_prekey
 
     @pPeer_prekey.setter
-    def pPeer_prekey(self, value):
-        self._p.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
+    def pPeer_prekey(self, _pb_given):
+        self._p.pPeer_prekey = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
     pPeer_prekey = pPeer_prekey.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_prekey'))
 
@@ -17481,15 +17481,15 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
 
     @pPrekey_signature.setter
-    def pPrekey_signature(self, value):
+    def pPrekey_signature(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPrekey_signature = _NULL
             _pb_keep(self, 'pPrekey_signature', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True))
-            self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPrekey_signature', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True))
+            self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPrekey_signature', _pb_held_)
 
     pPrekey_signature = pPrekey_signature.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPrekey_signature'))
 
@@ -17500,15 +17500,15 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
 
     @pOnetime_key.setter
-    def pOnetime_key(self, value):
+    def pOnetime_key(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOnetime_key = _NULL
             _pb_keep(self, 'pOnetime_key', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True))
-            self._p.pOnetime_key = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOnetime_key', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True))
+            self._p.pOnetime_key = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOnetime_key', _pb_held_)
 
     pOnetime_key = pOnetime_key.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOnetime_key'))
 
@@ -17517,8 +17517,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._p.pOwn_identity
 
     @pOwn_identity.setter
-    def pOwn_identity(self, value):
-        self._p.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
+    def pOwn_identity(self, _pb_given):
+        self._p.pOwn_identity = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
     pOwn_identity = pOwn_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_identity'))
 
@@ -17527,8 +17527,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._p.pOwn_ephemeral
 
     @pOwn_ephemeral.setter
-    def pOwn_ephemeral(self, value):
-        self._p.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
+    def pOwn_ephemeral(self, _pb_given):
+        self._p.pOwn_ephemeral = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
     pOwn_ephemeral = pOwn_ephemeral.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral'))
 
@@ -17584,8 +17584,8 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         return self._p.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._p.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._p.kdf = _pb_index(_pb_given, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.kdf'))
 
@@ -17596,15 +17596,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pIdentity_id.setter
-    def pIdentity_id(self, value):
+    def pIdentity_id(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIdentity_id = _NULL
             _pb_keep(self, 'pIdentity_id', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True))
-            self._p.pIdentity_id = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIdentity_id', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True))
+            self._p.pIdentity_id = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIdentity_id', _pb_held_)
 
     pIdentity_id = pIdentity_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pIdentity_id'))
 
@@ -17615,15 +17615,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pPrekey_id.setter
-    def pPrekey_id(self, value):
+    def pPrekey_id(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pPrekey_id = _NULL
             _pb_keep(self, 'pPrekey_id', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True))
-            self._p.pPrekey_id = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pPrekey_id', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True))
+            self._p.pPrekey_id = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pPrekey_id', _pb_held_)
 
     pPrekey_id = pPrekey_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pPrekey_id'))
 
@@ -17634,15 +17634,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pOnetime_id.setter
-    def pOnetime_id(self, value):
+    def pOnetime_id(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pOnetime_id = _NULL
             _pb_keep(self, 'pOnetime_id', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True))
-            self._p.pOnetime_id = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pOnetime_id', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True))
+            self._p.pOnetime_id = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pOnetime_id', _pb_held_)
 
     pOnetime_id = pOnetime_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pOnetime_id'))
 
@@ -17651,8 +17651,8 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         return self._p.pInitiator_identity
 
     @pInitiator_identity.setter
-    def pInitiator_identity(self, value):
-        self._p.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
+    def pInitiator_identity(self, _pb_given):
+        self._p.pInitiator_identity = _pb_index(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
     pInitiator_identity = pInitiator_identity.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_identity'))
 
@@ -17663,15 +17663,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pInitiator_ephemeral.setter
-    def pInitiator_ephemeral(self, value):
+    def pInitiator_ephemeral(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pInitiator_ephemeral = _NULL
             _pb_keep(self, 'pInitiator_ephemeral', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True))
-            self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pInitiator_ephemeral', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True))
+            self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pInitiator_ephemeral', _pb_held_)
 
     pInitiator_ephemeral = pInitiator_ephemeral.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral'))
 
@@ -17733,15 +17733,15 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
 
     @sk.setter
-    def sk(self, value):
+    def sk(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.sk = _NULL
             _pb_keep(self, 'sk', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True))
-            self._p.sk = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'sk', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True))
+            self._p.sk = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'sk', _pb_held_)
 
     sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.sk'))
 
@@ -17750,8 +17750,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.peer_public_prekey
 
     @peer_public_prekey.setter
-    def peer_public_prekey(self, value):
-        self._p.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
+    def peer_public_prekey(self, _pb_given):
+        self._p.peer_public_prekey = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
 
     peer_public_prekey = peer_public_prekey.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey'))
 
@@ -17760,8 +17760,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.peer_public_identity
 
     @peer_public_identity.setter
-    def peer_public_identity(self, value):
-        self._p.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
+    def peer_public_identity(self, _pb_given):
+        self._p.peer_public_identity = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
     peer_public_identity = peer_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity'))
 
@@ -17770,8 +17770,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.own_public_identity
 
     @own_public_identity.setter
-    def own_public_identity(self, value):
-        self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
+    def own_public_identity(self, _pb_given):
+        self._p.own_public_identity = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
 
     own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity'))
 
@@ -17780,8 +17780,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.bEncryptedHeader
 
     @bEncryptedHeader.setter
-    def bEncryptedHeader(self, value):
-        self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
+    def bEncryptedHeader(self, _pb_given):
+        self._p.bEncryptedHeader = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
     bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader'))
 
@@ -17790,8 +17790,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.eCurve
 
     @eCurve.setter
-    def eCurve(self, value):
-        self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
+    def eCurve(self, _pb_given):
+        self._p.eCurve = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
 
     eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve'))
 
@@ -17800,8 +17800,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.aeadMechanism
 
     @aeadMechanism.setter
-    def aeadMechanism(self, value):
-        self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
+    def aeadMechanism(self, _pb_given):
+        self._p.aeadMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
     aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism'))
 
@@ -17810,8 +17810,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._p.kdfMechanism
 
     @kdfMechanism.setter
-    def kdfMechanism(self, value):
-        self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
+    def kdfMechanism(self, _pb_given):
+        self._p.kdfMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
     kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism'))
 
@@ -17873,15 +17873,15 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
 
     @sk.setter
-    def sk(self, value):
+    def sk(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.sk = _NULL
             _pb_keep(self, 'sk', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True))
-            self._p.sk = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'sk', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True))
+            self._p.sk = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'sk', _pb_held_)
 
     sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.sk'))
 
@@ -17890,8 +17890,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.own_prekey
 
     @own_prekey.setter
-    def own_prekey(self, value):
-        self._p.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
+    def own_prekey(self, _pb_given):
+        self._p.own_prekey = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
 
     own_prekey = own_prekey.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_prekey'))
 
@@ -17900,8 +17900,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.initiator_identity
 
     @initiator_identity.setter
-    def initiator_identity(self, value):
-        self._p.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
+    def initiator_identity(self, _pb_given):
+        self._p.initiator_identity = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
     initiator_identity = initiator_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity'))
 
@@ -17910,8 +17910,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.own_public_identity
 
     @own_public_identity.setter
-    def own_public_identity(self, value):
-        self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
+    def own_public_identity(self, _pb_given):
+        self._p.own_public_identity = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
 
     own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity'))
 
@@ -17920,8 +17920,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.bEncryptedHeader
 
     @bEncryptedHeader.setter
-    def bEncryptedHeader(self, value):
-        self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
+    def bEncryptedHeader(self, _pb_given):
+        self._p.bEncryptedHeader = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
     bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader'))
 
@@ -17930,8 +17930,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.eCurve
 
     @eCurve.setter
-    def eCurve(self, value):
-        self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
+    def eCurve(self, _pb_given):
+        self._p.eCurve = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
 
     eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.eCurve'))
 
@@ -17940,8 +17940,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.aeadMechanism
 
     @aeadMechanism.setter
-    def aeadMechanism(self, value):
-        self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
+    def aeadMechanism(self, _pb_given):
+        self._p.aeadMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
     aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism'))
 
@@ -17950,8 +17950,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._p.kdfMechanism
 
     @kdfMechanism.setter
-    def kdfMechanism(self, value):
-        self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+    def kdfMechanism(self, _pb_given):
+        self._p.kdfMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
     kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism'))
 
@@ -18009,15 +18009,15 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
 
     @pGX.setter
-    def pGX(self, value):
+    def pGX(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pGX = _NULL
             _pb_keep(self, 'pGX', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGX', True))
-            self._p.pGX = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pGX', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_JPAKEPublicValue.pGX', True))
+            self._p.pGX = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pGX', _pb_held_)
 
     pGX = pGX.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGX'))
 
@@ -18026,8 +18026,8 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         return self._p.ulGXLen
 
     @ulGXLen.setter
-    def ulGXLen(self, value):
-        self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
+    def ulGXLen(self, _pb_given):
+        self._p.ulGXLen = _pb_index(_pb_given, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
     ulGXLen = ulGXLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGXLen'))
 
@@ -18038,15 +18038,15 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
 
     @pGV.setter
-    def pGV(self, value):
+    def pGV(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pGV = _NULL
             _pb_keep(self, 'pGV', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGV', True))
-            self._p.pGV = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pGV', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_JPAKEPublicValue.pGV', True))
+            self._p.pGV = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pGV', _pb_held_)
 
     pGV = pGV.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGV'))
 
@@ -18055,8 +18055,8 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         return self._p.ulGVLen
 
     @ulGVLen.setter
-    def ulGVLen(self, value):
-        self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
+    def ulGVLen(self, _pb_given):
+        self._p.ulGVLen = _pb_index(_pb_given, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
     ulGVLen = ulGVLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGVLen'))
 
@@ -18067,15 +18067,15 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
 
     @pR.setter
-    def pR(self, value):
+    def pR(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pR = _NULL
             _pb_keep(self, 'pR', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pR', True))
-            self._p.pR = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pR', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_JPAKEPublicValue.pR', True))
+            self._p.pR = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pR', _pb_held_)
 
     pR = pR.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pR'))
 
@@ -18084,8 +18084,8 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         return self._p.ulRLen
 
     @ulRLen.setter
-    def ulRLen(self, value):
-        self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+    def ulRLen(self, _pb_given):
+        self._p.ulRLen = _pb_index(_pb_given, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
     ulRLen = ulRLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulRLen'))
 
@@ -18133,11 +18133,11 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx1'), self if self._owner is None else self._owner)
 
     @gx1.setter
-    def gx1(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx1 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
+    def gx1(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._p.gx1 = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, _pb_given)
 
     gx1 = gx1.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx1'))
 
@@ -18146,11 +18146,11 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx2'), self if self._owner is None else self._owner)
 
     @gx2.setter
-    def gx2(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx2 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
+    def gx2(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._p.gx2 = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, _pb_given)
 
     gx2 = gx2.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx2'))
 
@@ -18206,15 +18206,15 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
 
     @pSharedKey.setter
-    def pSharedKey(self, value):
+    def pSharedKey(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSharedKey = _NULL
             _pb_keep(self, 'pSharedKey', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True))
-            self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSharedKey', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_JPAKERound2Params.pSharedKey', True))
+            self._p.pSharedKey = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSharedKey', _pb_held_)
 
     pSharedKey = pSharedKey.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.pSharedKey'))
 
@@ -18223,8 +18223,8 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return self._p.ulSharedKeyLen
 
     @ulSharedKeyLen.setter
-    def ulSharedKeyLen(self, value):
-        self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+    def ulSharedKeyLen(self, _pb_given):
+        self._p.ulSharedKeyLen = _pb_index(_pb_given, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
 
     ulSharedKeyLen = ulSharedKeyLen.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.ulSharedKeyLen'))
 
@@ -18233,11 +18233,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx3'), self if self._owner is None else self._owner)
 
     @gx3.setter
-    def gx3(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx3 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
+    def gx3(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._p.gx3 = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, _pb_given)
 
     gx3 = gx3.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx3'))
 
@@ -18246,11 +18246,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx4'), self if self._owner is None else self._owner)
 
     @gx4.setter
-    def gx4(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx4 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
+    def gx4(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._p.gx4 = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, _pb_given)
 
     gx4 = gx4.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx4'))
 
@@ -18259,11 +18259,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'A'), self if self._owner is None else self._owner)
 
     @A.setter
-    def A(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.A = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
+    def A(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._p.A = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, _pb_given)
 
     A = A.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.A'))
 
@@ -18309,11 +18309,11 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'B'), self if self._owner is None else self._owner)
 
     @B.setter
-    def B(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.B = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
+    def B(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._p.B = _pb_given._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, _pb_given)
 
     B = B.deleter(_pb_undeletable('CK_NSS_JPAKEFinalParams.B'))
 
@@ -18365,8 +18365,8 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         return self._p.macAlg
 
     @macAlg.setter
-    def macAlg(self, value):
-        self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
+    def macAlg(self, _pb_given):
+        self._p.macAlg = _pb_index(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
     macAlg = macAlg.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg'))
 
@@ -18375,8 +18375,8 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         return self._p.ulBodyTotalLen
 
     @ulBodyTotalLen.setter
-    def ulBodyTotalLen(self, value):
-        self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
+    def ulBodyTotalLen(self, _pb_given):
+        self._p.ulBodyTotalLen = _pb_index(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
     ulBodyTotalLen = ulBodyTotalLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen'))
 
@@ -18387,15 +18387,15 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
 
     @pHeader.setter
-    def pHeader(self, value):
+    def pHeader(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pHeader = _NULL
             _pb_keep(self, 'pHeader', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True))
-            self._p.pHeader = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pHeader', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True))
+            self._p.pHeader = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pHeader', _pb_held_)
 
     pHeader = pHeader.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader'))
 
@@ -18404,8 +18404,8 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         return self._p.ulHeaderLen
 
     @ulHeaderLen.setter
-    def ulHeaderLen(self, value):
-        self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+    def ulHeaderLen(self, _pb_given):
+        self._p.ulHeaderLen = _pb_index(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
     ulHeaderLen = ulHeaderLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen'))
 
@@ -18461,15 +18461,15 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pNonce', True))
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_AEAD_PARAMS.pNonce', True))
+            self._p.pNonce = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNonce', _pb_held_)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pNonce'))
 
@@ -18478,8 +18478,8 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         return self._p.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._p.ulNonceLen = _pb_index(_pb_given, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulNonceLen'))
 
@@ -18490,15 +18490,15 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pAAD', True))
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_AEAD_PARAMS.pAAD', True))
+            self._p.pAAD = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pAAD', _pb_held_)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pAAD'))
 
@@ -18507,8 +18507,8 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         return self._p.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._p.ulAADLen = _pb_index(_pb_given, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulAADLen'))
 
@@ -18517,8 +18517,8 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         return self._p.ulTagLen
 
     @ulTagLen.setter
-    def ulTagLen(self, value):
-        self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+    def ulTagLen(self, _pb_given):
+        self._p.ulTagLen = _pb_index(_pb_given, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
     ulTagLen = ulTagLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulTagLen'))
 
@@ -18574,8 +18574,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._p.bExtract
 
     @bExtract.setter
-    def bExtract(self, value):
-        self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
+    def bExtract(self, _pb_given):
+        self._p.bExtract = _pb_index(_pb_given, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
     bExtract = bExtract.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExtract'))
 
@@ -18586,15 +18586,15 @@ class CK_NSS_HKDFParams(_pb_Record):
 
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSalt = _NULL
             _pb_keep(self, 'pSalt', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_HKDFParams.pSalt', True))
-            self._p.pSalt = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSalt', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_HKDFParams.pSalt', True))
+            self._p.pSalt = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSalt', _pb_held_)
 
     pSalt = pSalt.deleter(_pb_undeletable('CK_NSS_HKDFParams.pSalt'))
 
@@ -18603,8 +18603,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._p.ulSaltLen
 
     @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
+    def ulSaltLen(self, _pb_given):
+        self._p.ulSaltLen = _pb_index(_pb_given, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
     ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulSaltLen'))
 
@@ -18613,8 +18613,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._p.bExpand
 
     @bExpand.setter
-    def bExpand(self, value):
-        self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
+    def bExpand(self, _pb_given):
+        self._p.bExpand = _pb_index(_pb_given, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
     bExpand = bExpand.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExpand'))
 
@@ -18625,15 +18625,15 @@ class CK_NSS_HKDFParams(_pb_Record):
 
 
     @pInfo.setter
-    def pInfo(self, value):
+    def pInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pInfo = _NULL
             _pb_keep(self, 'pInfo', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_HKDFParams.pInfo', True))
-            self._p.pInfo = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pInfo', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_HKDFParams.pInfo', True))
+            self._p.pInfo = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pInfo', _pb_held_)
 
     pInfo = pInfo.deleter(_pb_undeletable('CK_NSS_HKDFParams.pInfo'))
 
@@ -18642,8 +18642,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._p.ulInfoLen
 
     @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+    def ulInfoLen(self, _pb_given):
+        self._p.ulInfoLen = _pb_index(_pb_given, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
     ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulInfoLen'))
 
@@ -18697,8 +18697,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._p.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._p.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism'))
 
@@ -18707,8 +18707,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._p.bHasSeedKey
 
     @bHasSeedKey.setter
-    def bHasSeedKey(self, value):
-        self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
+    def bHasSeedKey(self, _pb_given):
+        self._p.bHasSeedKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
     bHasSeedKey = bHasSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey'))
 
@@ -18717,8 +18717,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._p.hSeedKey
 
     @hSeedKey.setter
-    def hSeedKey(self, value):
-        self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
+    def hSeedKey(self, _pb_given):
+        self._p.hSeedKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
     hSeedKey = hSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey'))
 
@@ -18729,15 +18729,15 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
 
     @pSeedData.setter
-    def pSeedData(self, value):
+    def pSeedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSeedData = _NULL
             _pb_keep(self, 'pSeedData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True))
-            self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSeedData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True))
+            self._p.pSeedData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSeedData', _pb_held_)
 
     pSeedData = pSeedData.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData'))
 
@@ -18746,8 +18746,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._p.ulSeedDataLen
 
     @ulSeedDataLen.setter
-    def ulSeedDataLen(self, value):
-        self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+    def ulSeedDataLen(self, _pb_given):
+        self._p.ulSeedDataLen = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
     ulSeedDataLen = ulSeedDataLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen'))
 
@@ -18807,8 +18807,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._p.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism'))
 
@@ -18817,8 +18817,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.bDataAsKey
 
     @bDataAsKey.setter
-    def bDataAsKey(self, value):
-        self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
+    def bDataAsKey(self, _pb_given):
+        self._p.bDataAsKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
     bDataAsKey = bDataAsKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey'))
 
@@ -18827,8 +18827,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.bRekey
 
     @bRekey.setter
-    def bRekey(self, value):
-        self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
+    def bRekey(self, _pb_given):
+        self._p.bRekey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
     bRekey = bRekey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey'))
 
@@ -18839,15 +18839,15 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pNi.setter
-    def pNi(self, value):
+    def pNi(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNi = _NULL
             _pb_keep(self, 'pNi', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True))
-            self._p.pNi = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNi', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True))
+            self._p.pNi = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNi', _pb_held_)
 
     pNi = pNi.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi'))
 
@@ -18856,8 +18856,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.ulNiLen
 
     @ulNiLen.setter
-    def ulNiLen(self, value):
-        self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
+    def ulNiLen(self, _pb_given):
+        self._p.ulNiLen = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
     ulNiLen = ulNiLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen'))
 
@@ -18868,15 +18868,15 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pNr.setter
-    def pNr(self, value):
+    def pNr(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pNr = _NULL
             _pb_keep(self, 'pNr', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True))
-            self._p.pNr = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNr', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True))
+            self._p.pNr = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pNr', _pb_held_)
 
     pNr = pNr.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr'))
 
@@ -18885,8 +18885,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.ulNrLen
 
     @ulNrLen.setter
-    def ulNrLen(self, value):
-        self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
+    def ulNrLen(self, _pb_given):
+        self._p.ulNrLen = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
     ulNrLen = ulNrLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen'))
 
@@ -18895,8 +18895,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.hNewKey
 
     @hNewKey.setter
-    def hNewKey(self, value):
-        self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+    def hNewKey(self, _pb_given):
+        self._p.hNewKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
     hNewKey = hNewKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey'))
 
@@ -18958,8 +18958,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._p.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism'))
 
@@ -18968,8 +18968,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.bHasPrevKey
 
     @bHasPrevKey.setter
-    def bHasPrevKey(self, value):
-        self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+    def bHasPrevKey(self, _pb_given):
+        self._p.bHasPrevKey = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
 
     bHasPrevKey = bHasPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey'))
 
@@ -18978,8 +18978,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.hKeygxy
 
     @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+    def hKeygxy(self, _pb_given):
+        self._p.hKeygxy = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
     hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy'))
 
@@ -18988,8 +18988,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.hPrevKey
 
     @hPrevKey.setter
-    def hPrevKey(self, value):
-        self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
+    def hPrevKey(self, _pb_given):
+        self._p.hPrevKey = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
     hPrevKey = hPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey'))
 
@@ -19000,15 +19000,15 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pCKYi.setter
-    def pCKYi(self, value):
+    def pCKYi(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pCKYi = _NULL
             _pb_keep(self, 'pCKYi', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True))
-            self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pCKYi', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True))
+            self._p.pCKYi = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pCKYi', _pb_held_)
 
     pCKYi = pCKYi.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi'))
 
@@ -19017,8 +19017,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.ulCKYiLen
 
     @ulCKYiLen.setter
-    def ulCKYiLen(self, value):
-        self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
+    def ulCKYiLen(self, _pb_given):
+        self._p.ulCKYiLen = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
     ulCKYiLen = ulCKYiLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen'))
 
@@ -19029,15 +19029,15 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pCKYr.setter
-    def pCKYr(self, value):
+    def pCKYr(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pCKYr = _NULL
             _pb_keep(self, 'pCKYr', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True))
-            self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pCKYr', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True))
+            self._p.pCKYr = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pCKYr', _pb_held_)
 
     pCKYr = pCKYr.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr'))
 
@@ -19046,8 +19046,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.ulCKYrLen
 
     @ulCKYrLen.setter
-    def ulCKYrLen(self, value):
-        self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
+    def ulCKYrLen(self, _pb_given):
+        self._p.ulCKYrLen = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
     ulCKYrLen = ulCKYrLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen'))
 
@@ -19056,8 +19056,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.keyNumber
 
     @keyNumber.setter
-    def keyNumber(self, value):
-        self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+    def keyNumber(self, _pb_given):
+        self._p.keyNumber = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
     keyNumber = keyNumber.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber'))
 
@@ -19111,8 +19111,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._p.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism'))
 
@@ -19121,8 +19121,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.bHasKeygxy
 
     @bHasKeygxy.setter
-    def bHasKeygxy(self, value):
-        self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
+    def bHasKeygxy(self, _pb_given):
+        self._p.bHasKeygxy = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
     bHasKeygxy = bHasKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy'))
 
@@ -19131,8 +19131,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.hKeygxy
 
     @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+    def hKeygxy(self, _pb_given):
+        self._p.hKeygxy = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
     hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy'))
 
@@ -19143,15 +19143,15 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pExtraData.setter
-    def pExtraData(self, value):
+    def pExtraData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pExtraData = _NULL
             _pb_keep(self, 'pExtraData', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True))
-            self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pExtraData', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True))
+            self._p.pExtraData = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pExtraData', _pb_held_)
 
     pExtraData = pExtraData.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData'))
 
@@ -19160,8 +19160,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._p.ulExtraDataLen
 
     @ulExtraDataLen.setter
-    def ulExtraDataLen(self, value):
-        self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+    def ulExtraDataLen(self, _pb_given):
+        self._p.ulExtraDataLen = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
     ulExtraDataLen = ulExtraDataLen.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen'))
 
@@ -19213,8 +19213,8 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._p.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._p.prfHashMechanism = _pb_index(_pb_given, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
@@ -19225,15 +19225,15 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
 
     @pSessionHash.setter
-    def pSessionHash(self, value):
+    def pSessionHash(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pSessionHash = _NULL
             _pb_keep(self, 'pSessionHash', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True))
-            self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSessionHash', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True))
+            self._p.pSessionHash = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pSessionHash', _pb_held_)
 
     pSessionHash = pSessionHash.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash'))
 
@@ -19242,8 +19242,8 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._p.ulSessionHashLen
 
     @ulSessionHashLen.setter
-    def ulSessionHashLen(self, value):
-        self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+    def ulSessionHashLen(self, _pb_given):
+        self._p.ulSessionHashLen = _pb_index(_pb_given, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
 
     ulSessionHashLen = ulSessionHashLen.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen'))
 
@@ -19252,11 +19252,11 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
-        self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
-        _pb_keep(self, 'pVersion', value)
+        _pb_record_value(_pb_given, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._p.pVersion = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_CK_VERSION, _pb_given._p)
+        _pb_keep(self, 'pVersion', _pb_given)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -19304,10 +19304,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.version = _pb_given._p[0]
 
     version = version.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.version'))
 
@@ -19316,14 +19316,14 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
 
     @NSC_ModuleDBFunc.setter
-    def NSC_ModuleDBFunc(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def NSC_ModuleDBFunc(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_3, 'char **(*)(unsigned long, char *, void *)', value)
-        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_3, 'char **(*)(unsigned long, char *, void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.NSC_ModuleDBFunc = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.NSC_ModuleDBFunc), pointer)
-        _pb_keep(self, 'NSC_ModuleDBFunc', value)
+        self._p.NSC_ModuleDBFunc = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.NSC_ModuleDBFunc), _pb_fp)
+        _pb_keep(self, 'NSC_ModuleDBFunc', _pb_given)
 
     NSC_ModuleDBFunc = NSC_ModuleDBFunc.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc'))
 
@@ -19371,10 +19371,10 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._p.version = _pb_given._p[0]
 
     version = version.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.version'))
 
@@ -19383,14 +19383,14 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
 
     @NSC_NSSGetFIPSStatus.setter
-    def NSC_NSSGetFIPSStatus(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def NSC_NSSGetFIPSStatus(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.NSC_NSSGetFIPSStatus), pointer)
-        _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
+        self._p.NSC_NSSGetFIPSStatus = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.NSC_NSSGetFIPSStatus), _pb_fp)
+        _pb_keep(self, 'NSC_NSSGetFIPSStatus', _pb_given)
 
     NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus'))
 
@@ -19446,15 +19446,15 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pIv', True))
-            self._p.pIv = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIv', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_GCM_PARAMS.pIv', True))
+            self._p.pIv = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pIv', _pb_held_)
 
     pIv = pIv.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pIv'))
 
@@ -19463,8 +19463,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         return self._p.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._p.ulIvLen = _pb_index(_pb_given, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulIvLen'))
 
@@ -19475,15 +19475,15 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pAAD', True))
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
+            _pb_held_ = _ffi.from_buffer(_pb_text_value(_pb_given, 'CK_NSS_GCM_PARAMS.pAAD', True))
+            self._p.pAAD = _ffi.cast('CK_BYTE *', _pb_held_)
+            _pb_keep(self, 'pAAD', _pb_held_)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pAAD'))
 
@@ -19492,8 +19492,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         return self._p.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._p.ulAADLen = _pb_index(_pb_given, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulAADLen'))
 
@@ -19502,8 +19502,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         return self._p.ulTagBits
 
     @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+    def ulTagBits(self, _pb_given):
+        self._p.ulTagBits = _pb_index(_pb_given, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulTagBits'))
 
@@ -19534,1118 +19534,1118 @@ _pb_t12 = _pb_typeof('CK_CHAR[]')
 # ---- Python callables C calls: a closure factory per function pointer type --
 
 
-def _pb_callback_0(function):
+def _pb_callback_0(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, void *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, void *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_1(function):
+def _pb_callback_1(_pb_function):
     'A C unsigned long (*)(void **) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0):
-        nonlocal last
+    def _pb_trampoline(_pb_a0):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'void **', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void **', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(void **)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(void **)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_2(function):
+def _pb_callback_2(_pb_function):
     'A C unsigned long (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0):
-        nonlocal last
+    def _pb_trampoline(_pb_a0):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'void *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(void *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(void *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_3(function):
+def _pb_callback_3(_pb_function):
     'A C char **(*)(unsigned long, char *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            return _ffi.cast('void *', _pb_result_address(function(a0, None if not a1 else _pb_pointer(a1, 'char *', None), None if not a2 else _pb_pointer(a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)'))
-        except BaseException as error:  # C cannot take it: kept for the call, C gets _NULL
-            _pb_callback_failed(error)
+            return _ffi.cast('void *', _pb_result_address(_pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)'))
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets _NULL
+            _pb_callback_failed(_pb_error)
             return _NULL
 
-    closure = _ffi.callback('char **(*)(unsigned long, char *, void *)', trampoline)
-    return closure, closure
+    _pb_closure = _ffi.callback('char **(*)(unsigned long, char *, void *)', _pb_trampoline)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_4(function):
+def _pb_callback_4(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_5(function):
+def _pb_callback_5(_pb_function):
     'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0):
-        nonlocal last
+    def _pb_trampoline(_pb_a0):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_view_at(CK_INFO, a0, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INFO, _pb_a0, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(struct CK_INFO *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(struct CK_INFO *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_6(function):
+def _pb_callback_6(_pb_function):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0):
-        nonlocal last
+    def _pb_trampoline(_pb_a0):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'struct CK_FUNCTION_LIST **', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(struct CK_FUNCTION_LIST **)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_7(function):
+def _pb_callback_7(_pb_function):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_8(function):
+def _pb_callback_8(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_SLOT_INFO, a1, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SLOT_INFO, _pb_a1, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_9(function):
+def _pb_callback_9(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_TOKEN_INFO, a1, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_TOKEN_INFO, _pb_a1, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_10(function):
+def _pb_callback_10(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_11(function):
+def _pb_callback_11(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_view_at(CK_MECHANISM_INFO, a2, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_MECHANISM_INFO, _pb_a2, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_12(function):
+def _pb_callback_12(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_13(function):
+def _pb_callback_13(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_14(function):
+def _pb_callback_14(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_15(function):
+def _pb_callback_15(_pb_function):
     'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0):
-        nonlocal last
+    def _pb_trampoline(_pb_a0):
+        nonlocal _pb_last
         try:
-            result = function(a0)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_16(function):
+def _pb_callback_16(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_SESSION_INFO, a1, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SESSION_INFO, _pb_a1, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_17(function):
+def _pb_callback_17(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_18(function):
+def _pb_callback_18(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, _pb_a3, _pb_a4)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_19(function):
+def _pb_callback_19(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned char *', None), _pb_a3)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_20(function):
+def _pb_callback_20(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_21(function):
+def _pb_callback_21(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_22(function):
+def _pb_callback_22(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_23(function):
+def _pb_callback_23(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_24(function):
+def _pb_callback_24(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_25(function):
+def _pb_callback_25(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, a1, None), a2)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _pb_a1, None), _pb_a2)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_26(function):
+def _pb_callback_26(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_27(function):
+def _pb_callback_27(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_28(function):
+def _pb_callback_28(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_29(function):
+def _pb_callback_29(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_30(function):
+def _pb_callback_30(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_31(function):
+def _pb_callback_31(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_view_at(CK_ATTRIBUTE, a4, None), a5, None if not a6 else _pb_pointer(a6, 'unsigned long *', None), None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_view_at(CK_ATTRIBUTE, _pb_a4, None), _pb_a5, None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_32(function):
+def _pb_callback_32(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_33(function):
+def _pb_callback_33(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_view_at(CK_ATTRIBUTE, a5, None), a6, None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_view_at(CK_ATTRIBUTE, _pb_a5, None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_34(function):
+def _pb_callback_34(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, None if not a3 else _pb_view_at(CK_ATTRIBUTE, a3, None), a4, None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_view_at(CK_ATTRIBUTE, _pb_a3, None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_35(function):
+def _pb_callback_35(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, void *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_36(function):
+def _pb_callback_36(_pb_function):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_view_at(CK_INTERFACE, a0, None), None if not a1 else _pb_pointer(a1, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INTERFACE, _pb_a0, None), None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_37(function):
+def _pb_callback_37(_pb_function):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'unsigned char *', None), None if not a1 else _pb_view_at(CK_VERSION, a1, None), None if not a2 else _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'unsigned char *', None), None if not _pb_a1 else _pb_view_at(CK_VERSION, _pb_a1, None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'struct CK_INTERFACE **', None), _pb_a3)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_38(function):
+def _pb_callback_38(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
+        nonlocal _pb_last
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), a5)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned char *', None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), _pb_a5)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_39(function):
+def _pb_callback_39(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6, None if not a7 else _pb_pointer(a7, 'unsigned char *', None), None if not a8 else _pb_pointer(a8, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_40(function):
+def _pb_callback_40(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_41(function):
+def _pb_callback_41(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None), a7)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_42(function):
+def _pb_callback_42(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_43(function):
+def _pb_callback_43(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 
-def _pb_callback_44(function):
+def _pb_callback_44(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
+        nonlocal _pb_last
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6)
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), _pb_a6)
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
         return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 

@@ -88,7 +88,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -342,7 +342,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -391,7 +391,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -517,7 +517,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -963,7 +963,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
         return view.tobytes()
@@ -979,7 +979,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
@@ -1116,7 +1116,7 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     writable memory (bytes and read-only views refused), of at least one element;
     a non-const ``void *`` member given read-only memory points at a private copy.
     """
-    view = _pb_view_of(value, what, writable)
+    view = _pb_buffer_of(value, what, writable)
     _pb_check_size(view, size, what)
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))
@@ -6011,8 +6011,8 @@ class CK_VERSION(_pb_Record):
         return self._s.major
 
     @major.setter
-    def major(self, value):
-        self._s.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
+    def major(self, _pb_given):
+        self._s.major = _pb_index(_pb_given, 'CK_VERSION.major', 0, 255)
 
     major = major.deleter(_pb_undeletable('CK_VERSION.major'))
 
@@ -6021,8 +6021,8 @@ class CK_VERSION(_pb_Record):
         return self._s.minor
 
     @minor.setter
-    def minor(self, value):
-        self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+    def minor(self, _pb_given):
+        self._s.minor = _pb_index(_pb_given, 'CK_VERSION.minor', 0, 255)
 
     minor = minor.deleter(_pb_undeletable('CK_VERSION.minor'))
 
@@ -6072,10 +6072,10 @@ class CK_INFO(_pb_Record):
         return _pb_view(CK_VERSION, self._s.cryptokiVersion)
 
     @cryptokiVersion.setter
-    def cryptokiVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.cryptokiVersion = value._s
+    def cryptokiVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.cryptokiVersion = _pb_given._s
 
     cryptokiVersion = cryptokiVersion.deleter(_pb_undeletable('CK_INFO.cryptokiVersion'))
 
@@ -6084,8 +6084,8 @@ class CK_INFO(_pb_Record):
         return bytes(self._s.manufacturerID)
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
+    def manufacturerID(self, _pb_given):
+        _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, _pb_given, 'CK_INFO.manufacturerID')
 
     manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_INFO.manufacturerID'))
 
@@ -6094,8 +6094,8 @@ class CK_INFO(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_INFO.flags'))
 
@@ -6104,8 +6104,8 @@ class CK_INFO(_pb_Record):
         return bytes(self._s.libraryDescription)
 
     @libraryDescription.setter
-    def libraryDescription(self, value):
-        _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
+    def libraryDescription(self, _pb_given):
+        _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, _pb_given, 'CK_INFO.libraryDescription')
 
     libraryDescription = libraryDescription.deleter(_pb_undeletable('CK_INFO.libraryDescription'))
 
@@ -6114,10 +6114,10 @@ class CK_INFO(_pb_Record):
         return _pb_view(CK_VERSION, self._s.libraryVersion)
 
     @libraryVersion.setter
-    def libraryVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.libraryVersion = value._s
+    def libraryVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.libraryVersion = _pb_given._s
 
     libraryVersion = libraryVersion.deleter(_pb_undeletable('CK_INFO.libraryVersion'))
 
@@ -6167,8 +6167,8 @@ class CK_SLOT_INFO(_pb_Record):
         return bytes(self._s.slotDescription)
 
     @slotDescription.setter
-    def slotDescription(self, value):
-        _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
+    def slotDescription(self, _pb_given):
+        _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, _pb_given, 'CK_SLOT_INFO.slotDescription')
 
     slotDescription = slotDescription.deleter(_pb_undeletable('CK_SLOT_INFO.slotDescription'))
 
@@ -6177,8 +6177,8 @@ class CK_SLOT_INFO(_pb_Record):
         return bytes(self._s.manufacturerID)
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
+    def manufacturerID(self, _pb_given):
+        _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, _pb_given, 'CK_SLOT_INFO.manufacturerID')
 
     manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_SLOT_INFO.manufacturerID'))
 
@@ -6187,8 +6187,8 @@ class CK_SLOT_INFO(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_SLOT_INFO.flags'))
 
@@ -6197,10 +6197,10 @@ class CK_SLOT_INFO(_pb_Record):
         return _pb_view(CK_VERSION, self._s.hardwareVersion)
 
     @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.hardwareVersion = value._s
+    def hardwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.hardwareVersion = _pb_given._s
 
     hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.hardwareVersion'))
 
@@ -6209,10 +6209,10 @@ class CK_SLOT_INFO(_pb_Record):
         return _pb_view(CK_VERSION, self._s.firmwareVersion)
 
     @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.firmwareVersion = value._s
+    def firmwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.firmwareVersion = _pb_given._s
 
     firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.firmwareVersion'))
 
@@ -6288,8 +6288,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return bytes(self._s.label)
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
+    def label(self, _pb_given):
+        _pb_store_bytes(self._s, _S3.label.offset, 32, _pb_given, 'CK_TOKEN_INFO.label')
 
     label = label.deleter(_pb_undeletable('CK_TOKEN_INFO.label'))
 
@@ -6298,8 +6298,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return bytes(self._s.manufacturerID)
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+    def manufacturerID(self, _pb_given):
+        _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, _pb_given, 'CK_TOKEN_INFO.manufacturerID')
 
     manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_TOKEN_INFO.manufacturerID'))
 
@@ -6308,8 +6308,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return bytes(self._s.model)
 
     @model.setter
-    def model(self, value):
-        _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
+    def model(self, _pb_given):
+        _pb_store_bytes(self._s, _S3.model.offset, 16, _pb_given, 'CK_TOKEN_INFO.model')
 
     model = model.deleter(_pb_undeletable('CK_TOKEN_INFO.model'))
 
@@ -6318,8 +6318,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return bytes(self._s.serialNumber)
 
     @serialNumber.setter
-    def serialNumber(self, value):
-        _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
+    def serialNumber(self, _pb_given):
+        _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, _pb_given, 'CK_TOKEN_INFO.serialNumber')
 
     serialNumber = serialNumber.deleter(_pb_undeletable('CK_TOKEN_INFO.serialNumber'))
 
@@ -6328,8 +6328,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_TOKEN_INFO.flags'))
 
@@ -6338,8 +6338,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulMaxSessionCount
 
     @ulMaxSessionCount.setter
-    def ulMaxSessionCount(self, value):
-        self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+    def ulMaxSessionCount(self, _pb_given):
+        self._s.ulMaxSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
 
     ulMaxSessionCount = ulMaxSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxSessionCount'))
 
@@ -6348,8 +6348,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulSessionCount
 
     @ulSessionCount.setter
-    def ulSessionCount(self, value):
-        self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
+    def ulSessionCount(self, _pb_given):
+        self._s.ulSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
     ulSessionCount = ulSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulSessionCount'))
 
@@ -6358,8 +6358,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulMaxRwSessionCount
 
     @ulMaxRwSessionCount.setter
-    def ulMaxRwSessionCount(self, value):
-        self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+    def ulMaxRwSessionCount(self, _pb_given):
+        self._s.ulMaxRwSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
 
     ulMaxRwSessionCount = ulMaxRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxRwSessionCount'))
 
@@ -6368,8 +6368,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulRwSessionCount
 
     @ulRwSessionCount.setter
-    def ulRwSessionCount(self, value):
-        self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
+    def ulRwSessionCount(self, _pb_given):
+        self._s.ulRwSessionCount = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
     ulRwSessionCount = ulRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulRwSessionCount'))
 
@@ -6378,8 +6378,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulMaxPinLen
 
     @ulMaxPinLen.setter
-    def ulMaxPinLen(self, value):
-        self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+    def ulMaxPinLen(self, _pb_given):
+        self._s.ulMaxPinLen = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
 
     ulMaxPinLen = ulMaxPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxPinLen'))
 
@@ -6388,8 +6388,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulMinPinLen
 
     @ulMinPinLen.setter
-    def ulMinPinLen(self, value):
-        self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
+    def ulMinPinLen(self, _pb_given):
+        self._s.ulMinPinLen = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
     ulMinPinLen = ulMinPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMinPinLen'))
 
@@ -6398,8 +6398,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulTotalPublicMemory
 
     @ulTotalPublicMemory.setter
-    def ulTotalPublicMemory(self, value):
-        self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+    def ulTotalPublicMemory(self, _pb_given):
+        self._s.ulTotalPublicMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
 
     ulTotalPublicMemory = ulTotalPublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPublicMemory'))
 
@@ -6408,8 +6408,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulFreePublicMemory
 
     @ulFreePublicMemory.setter
-    def ulFreePublicMemory(self, value):
-        self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
+    def ulFreePublicMemory(self, _pb_given):
+        self._s.ulFreePublicMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
     ulFreePublicMemory = ulFreePublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePublicMemory'))
 
@@ -6418,8 +6418,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulTotalPrivateMemory
 
     @ulTotalPrivateMemory.setter
-    def ulTotalPrivateMemory(self, value):
-        self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
+    def ulTotalPrivateMemory(self, _pb_given):
+        self._s.ulTotalPrivateMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
     ulTotalPrivateMemory = ulTotalPrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPrivateMemory'))
 
@@ -6428,8 +6428,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return self._s.ulFreePrivateMemory
 
     @ulFreePrivateMemory.setter
-    def ulFreePrivateMemory(self, value):
-        self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+    def ulFreePrivateMemory(self, _pb_given):
+        self._s.ulFreePrivateMemory = _pb_index(_pb_given, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
 
     ulFreePrivateMemory = ulFreePrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePrivateMemory'))
 
@@ -6438,10 +6438,10 @@ class CK_TOKEN_INFO(_pb_Record):
         return _pb_view(CK_VERSION, self._s.hardwareVersion)
 
     @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.hardwareVersion = value._s
+    def hardwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.hardwareVersion = _pb_given._s
 
     hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.hardwareVersion'))
 
@@ -6450,10 +6450,10 @@ class CK_TOKEN_INFO(_pb_Record):
         return _pb_view(CK_VERSION, self._s.firmwareVersion)
 
     @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.firmwareVersion = value._s
+    def firmwareVersion(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.firmwareVersion = _pb_given._s
 
     firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.firmwareVersion'))
 
@@ -6462,8 +6462,8 @@ class CK_TOKEN_INFO(_pb_Record):
         return bytes(self._s.utcTime)
 
     @utcTime.setter
-    def utcTime(self, value):
-        _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
+    def utcTime(self, _pb_given):
+        _pb_store_bytes(self._s, _S3.utcTime.offset, 16, _pb_given, 'CK_TOKEN_INFO.utcTime')
 
     utcTime = utcTime.deleter(_pb_undeletable('CK_TOKEN_INFO.utcTime'))
 
@@ -6511,8 +6511,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._s.slotID
 
     @slotID.setter
-    def slotID(self, value):
-        self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
+    def slotID(self, _pb_given):
+        self._s.slotID = _pb_index(_pb_given, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
     slotID = slotID.deleter(_pb_undeletable('CK_SESSION_INFO.slotID'))
 
@@ -6521,8 +6521,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._s.state
 
     @state.setter
-    def state(self, value):
-        self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+    def state(self, _pb_given):
+        self._s.state = _pb_index(_pb_given, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
 
     state = state.deleter(_pb_undeletable('CK_SESSION_INFO.state'))
 
@@ -6531,8 +6531,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_SESSION_INFO.flags'))
 
@@ -6541,8 +6541,8 @@ class CK_SESSION_INFO(_pb_Record):
         return self._s.ulDeviceError
 
     @ulDeviceError.setter
-    def ulDeviceError(self, value):
-        self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+    def ulDeviceError(self, _pb_given):
+        self._s.ulDeviceError = _pb_index(_pb_given, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
     ulDeviceError = ulDeviceError.deleter(_pb_undeletable('CK_SESSION_INFO.ulDeviceError'))
 
@@ -6586,8 +6586,8 @@ class CK_ATTRIBUTE(_pb_Record):
         return self._s.type
 
     @type.setter
-    def type(self, value):
-        self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+    def type(self, _pb_given):
+        self._s.type = _pb_index(_pb_given, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
 
     type = type.deleter(_pb_undeletable('CK_ATTRIBUTE.type'))
 
@@ -6596,19 +6596,19 @@ class CK_ATTRIBUTE(_pb_Record):
         return _pb_pointer(self._s.pValue, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pValue')))
 
     @pValue.setter
-    def pValue(self, value):
+    def pValue(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pValue = None
             _pb_keep(self._s, 'pValue', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_ATTRIBUTE.pValue', 'a contiguous buffer')
-            self._s.pValue = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pValue', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_ATTRIBUTE.pValue', 'a contiguous buffer')
+            self._s.pValue = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pValue', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ATTRIBUTE.pValue', False, 0, True)
-            self._s.pValue = address
-            _pb_keep(self._s, 'pValue', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_ATTRIBUTE.pValue', False, 0, True)
+            self._s.pValue = _pb_addr
+            _pb_keep(self._s, 'pValue', _pb_kept)
 
     pValue = pValue.deleter(_pb_undeletable('CK_ATTRIBUTE.pValue'))
 
@@ -6617,8 +6617,8 @@ class CK_ATTRIBUTE(_pb_Record):
         return self._s.ulValueLen
 
     @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+    def ulValueLen(self, _pb_given):
+        self._s.ulValueLen = _pb_index(_pb_given, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
     ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_ATTRIBUTE.ulValueLen'))
 
@@ -6664,8 +6664,8 @@ class CK_DATE(_pb_Record):
         return bytes(self._s.year)
 
     @year.setter
-    def year(self, value):
-        _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
+    def year(self, _pb_given):
+        _pb_store_bytes(self._s, _S6.year.offset, 4, _pb_given, 'CK_DATE.year')
 
     year = year.deleter(_pb_undeletable('CK_DATE.year'))
 
@@ -6674,8 +6674,8 @@ class CK_DATE(_pb_Record):
         return bytes(self._s.month)
 
     @month.setter
-    def month(self, value):
-        _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
+    def month(self, _pb_given):
+        _pb_store_bytes(self._s, _S6.month.offset, 2, _pb_given, 'CK_DATE.month')
 
     month = month.deleter(_pb_undeletable('CK_DATE.month'))
 
@@ -6684,8 +6684,8 @@ class CK_DATE(_pb_Record):
         return bytes(self._s.day)
 
     @day.setter
-    def day(self, value):
-        _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
+    def day(self, _pb_given):
+        _pb_store_bytes(self._s, _S6.day.offset, 2, _pb_given, 'CK_DATE.day')
 
     day = day.deleter(_pb_undeletable('CK_DATE.day'))
 
@@ -6729,8 +6729,8 @@ class CK_MECHANISM(_pb_Record):
         return self._s.mechanism
 
     @mechanism.setter
-    def mechanism(self, value):
-        self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+    def mechanism(self, _pb_given):
+        self._s.mechanism = _pb_index(_pb_given, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
 
     mechanism = mechanism.deleter(_pb_undeletable('CK_MECHANISM.mechanism'))
 
@@ -6739,19 +6739,19 @@ class CK_MECHANISM(_pb_Record):
         return _pb_pointer(self._s.pParameter, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pParameter')))
 
     @pParameter.setter
-    def pParameter(self, value):
+    def pParameter(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pParameter = None
             _pb_keep(self._s, 'pParameter', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_MECHANISM.pParameter', 'a contiguous buffer')
-            self._s.pParameter = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pParameter', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_MECHANISM.pParameter', 'a contiguous buffer')
+            self._s.pParameter = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pParameter', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_MECHANISM.pParameter', False, 0, True)
-            self._s.pParameter = address
-            _pb_keep(self._s, 'pParameter', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_MECHANISM.pParameter', False, 0, True)
+            self._s.pParameter = _pb_addr
+            _pb_keep(self._s, 'pParameter', _pb_kept)
 
     pParameter = pParameter.deleter(_pb_undeletable('CK_MECHANISM.pParameter'))
 
@@ -6760,8 +6760,8 @@ class CK_MECHANISM(_pb_Record):
         return self._s.ulParameterLen
 
     @ulParameterLen.setter
-    def ulParameterLen(self, value):
-        self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+    def ulParameterLen(self, _pb_given):
+        self._s.ulParameterLen = _pb_index(_pb_given, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
     ulParameterLen = ulParameterLen.deleter(_pb_undeletable('CK_MECHANISM.ulParameterLen'))
 
@@ -6807,8 +6807,8 @@ class CK_MECHANISM_INFO(_pb_Record):
         return self._s.ulMinKeySize
 
     @ulMinKeySize.setter
-    def ulMinKeySize(self, value):
-        self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
+    def ulMinKeySize(self, _pb_given):
+        self._s.ulMinKeySize = _pb_index(_pb_given, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
     ulMinKeySize = ulMinKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMinKeySize'))
 
@@ -6817,8 +6817,8 @@ class CK_MECHANISM_INFO(_pb_Record):
         return self._s.ulMaxKeySize
 
     @ulMaxKeySize.setter
-    def ulMaxKeySize(self, value):
-        self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
+    def ulMaxKeySize(self, _pb_given):
+        self._s.ulMaxKeySize = _pb_index(_pb_given, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
     ulMaxKeySize = ulMaxKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMaxKeySize'))
 
@@ -6827,8 +6827,8 @@ class CK_MECHANISM_INFO(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_MECHANISM_INFO.flags'))
 
@@ -7004,10 +7004,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_view(CK_VERSION, self._s.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.version = _pb_given._s
 
     version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST.version'))
 
@@ -7016,12 +7016,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Initialize.setter
-    def C_Initialize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Initialize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Initialize', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.C_Initialize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Initialize', _pb_given)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Initialize'))
 
@@ -7030,12 +7030,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Finalize.setter
-    def C_Finalize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Finalize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Finalize', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.C_Finalize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Finalize', _pb_given)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Finalize'))
 
@@ -7044,12 +7044,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
 
     @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
-        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
+        self._s.C_GetInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetInfo', _pb_given)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetInfo'))
 
@@ -7058,12 +7058,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_root(self._s))
 
     @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
-        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetFunctionList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
+        self._s.C_GetFunctionList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetFunctionList', _pb_given)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionList'))
 
@@ -7072,12 +7072,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetSlotList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetSlotList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetSlotList', _pb_given)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotList'))
 
@@ -7086,12 +7086,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetSlotInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetSlotInfo', _pb_given)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotInfo'))
 
@@ -7100,12 +7100,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
 
     @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetTokenInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetTokenInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetTokenInfo', _pb_given)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetTokenInfo'))
 
@@ -7114,12 +7114,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetMechanismList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetMechanismList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetMechanismList', _pb_given)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismList'))
 
@@ -7128,12 +7128,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
 
     @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetMechanismInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetMechanismInfo', _pb_given)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismInfo'))
 
@@ -7142,12 +7142,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_root(self._s))
 
     @C_InitToken.setter
-    def C_InitToken(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitToken(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
-        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_InitToken', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
+        self._s.C_InitToken = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_InitToken', _pb_given)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitToken'))
 
@@ -7156,12 +7156,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_InitPIN', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_InitPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_InitPIN', _pb_given)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitPIN'))
 
@@ -7170,12 +7170,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SetPIN', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SetPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SetPIN', _pb_given)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetPIN'))
 
@@ -7184,9 +7184,9 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
 
     @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
-        _pb_keep(self._s, 'C_OpenSession', value)
+    def C_OpenSession(self, _pb_given):
+        self._s.C_OpenSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
+        _pb_keep(self._s, 'C_OpenSession', _pb_given)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_OpenSession'))
 
@@ -7195,12 +7195,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseSession(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CloseSession', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_CloseSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CloseSession', _pb_given)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseSession'))
 
@@ -7209,12 +7209,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
 
     @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseAllSessions(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CloseAllSessions', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CloseAllSessions', _pb_given)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseAllSessions'))
 
@@ -7223,12 +7223,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSessionInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetSessionInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetSessionInfo', _pb_given)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSessionInfo'))
 
@@ -7237,12 +7237,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetOperationState', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetOperationState', _pb_given)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetOperationState'))
 
@@ -7251,12 +7251,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
-        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SetOperationState', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_SetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SetOperationState', _pb_given)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetOperationState'))
 
@@ -7265,12 +7265,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Login.setter
-    def C_Login(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Login(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Login', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_Login = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Login', _pb_given)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Login'))
 
@@ -7279,12 +7279,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_Logout.setter
-    def C_Logout(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Logout(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Logout', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_Logout = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Logout', _pb_given)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Logout'))
 
@@ -7293,12 +7293,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CreateObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CreateObject', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_CreateObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CreateObject', _pb_given)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CreateObject'))
 
@@ -7307,12 +7307,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CopyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CopyObject', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_CopyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CopyObject', _pb_given)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CopyObject'))
 
@@ -7321,12 +7321,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DestroyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DestroyObject', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_DestroyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DestroyObject', _pb_given)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DestroyObject'))
 
@@ -7335,12 +7335,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetObjectSize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
-        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetObjectSize', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetObjectSize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetObjectSize', _pb_given)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetObjectSize'))
 
@@ -7349,12 +7349,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetAttributeValue', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetAttributeValue', _pb_given)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetAttributeValue'))
 
@@ -7363,12 +7363,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SetAttributeValue', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SetAttributeValue', _pb_given)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetAttributeValue'))
 
@@ -7377,12 +7377,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_FindObjectsInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_FindObjectsInit', _pb_given)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsInit'))
 
@@ -7391,12 +7391,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjects(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
-        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_FindObjects', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
+        self._s.C_FindObjects = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_FindObjects', _pb_given)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjects'))
 
@@ -7405,12 +7405,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_FindObjectsFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_FindObjectsFinal', _pb_given)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsFinal'))
 
@@ -7419,12 +7419,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_EncryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptInit', _pb_given)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptInit'))
 
@@ -7433,12 +7433,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Encrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Encrypt', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Encrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Encrypt', _pb_given)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Encrypt'))
 
@@ -7447,12 +7447,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptUpdate', _pb_given)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptUpdate'))
 
@@ -7461,12 +7461,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_EncryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptFinal', _pb_given)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptFinal'))
 
@@ -7475,12 +7475,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_DecryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptInit', _pb_given)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptInit'))
 
@@ -7489,12 +7489,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Decrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Decrypt', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Decrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Decrypt', _pb_given)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Decrypt'))
 
@@ -7503,12 +7503,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptUpdate', _pb_given)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptUpdate'))
 
@@ -7517,12 +7517,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptFinal', _pb_given)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptFinal'))
 
@@ -7531,12 +7531,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_root(self._s))
 
     @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
-        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
+        self._s.C_DigestInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestInit', _pb_given)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestInit'))
 
@@ -7545,12 +7545,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Digest.setter
-    def C_Digest(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Digest(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Digest', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Digest = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Digest', _pb_given)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Digest'))
 
@@ -7559,12 +7559,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_DigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestUpdate', _pb_given)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestUpdate'))
 
@@ -7573,12 +7573,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_DigestKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestKey', _pb_given)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestKey'))
 
@@ -7587,12 +7587,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DigestFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestFinal', _pb_given)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestFinal'))
 
@@ -7601,12 +7601,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignInit.setter
-    def C_SignInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_SignInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignInit', _pb_given)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignInit'))
 
@@ -7615,12 +7615,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Sign.setter
-    def C_Sign(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Sign(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Sign', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Sign = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Sign', _pb_given)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Sign'))
 
@@ -7629,12 +7629,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SignUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignUpdate', _pb_given)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignUpdate'))
 
@@ -7643,12 +7643,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignFinal', _pb_given)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignFinal'))
 
@@ -7657,12 +7657,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignRecoverInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignRecoverInit', _pb_given)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecoverInit'))
 
@@ -7671,12 +7671,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignRecover', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignRecover', _pb_given)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecover'))
 
@@ -7685,12 +7685,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_VerifyInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyInit', _pb_given)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyInit'))
 
@@ -7699,12 +7699,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Verify.setter
-    def C_Verify(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Verify(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Verify', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_Verify = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Verify', _pb_given)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Verify'))
 
@@ -7713,12 +7713,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyUpdate', _pb_given)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyUpdate'))
 
@@ -7727,12 +7727,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyFinal', _pb_given)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyFinal'))
 
@@ -7741,12 +7741,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyRecoverInit', _pb_given)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecoverInit'))
 
@@ -7755,12 +7755,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyRecover', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_VerifyRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyRecover', _pb_given)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecover'))
 
@@ -7769,12 +7769,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestEncryptUpdate', _pb_given)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestEncryptUpdate'))
 
@@ -7783,12 +7783,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptDigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptDigestUpdate', _pb_given)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptDigestUpdate'))
 
@@ -7797,12 +7797,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignEncryptUpdate', _pb_given)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignEncryptUpdate'))
 
@@ -7811,12 +7811,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptVerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptVerifyUpdate', _pb_given)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptVerifyUpdate'))
 
@@ -7825,12 +7825,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GenerateKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_GenerateKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GenerateKey', _pb_given)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKey'))
 
@@ -7839,12 +7839,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKeyPair(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GenerateKeyPair', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GenerateKeyPair', _pb_given)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKeyPair'))
 
@@ -7853,12 +7853,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_WrapKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_WrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_WrapKey', _pb_given)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WrapKey'))
 
@@ -7867,12 +7867,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_UnwrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_UnwrapKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_UnwrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_UnwrapKey', _pb_given)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_UnwrapKey'))
 
@@ -7881,12 +7881,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DeriveKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DeriveKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_DeriveKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DeriveKey', _pb_given)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DeriveKey'))
 
@@ -7895,12 +7895,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SeedRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SeedRandom', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SeedRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SeedRandom', _pb_given)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SeedRandom'))
 
@@ -7909,12 +7909,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GenerateRandom', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_GenerateRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GenerateRandom', _pb_given)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateRandom'))
 
@@ -7923,12 +7923,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionStatus(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetFunctionStatus', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetFunctionStatus', _pb_given)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionStatus'))
 
@@ -7937,12 +7937,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CancelFunction(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CancelFunction', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_CancelFunction = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CancelFunction', _pb_given)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CancelFunction'))
 
@@ -7951,12 +7951,12 @@ class CK_FUNCTION_LIST(_pb_Record):
         return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
 
     @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WaitForSlotEvent(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_WaitForSlotEvent', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_WaitForSlotEvent', _pb_given)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WaitForSlotEvent'))
 
@@ -8180,10 +8180,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_view(CK_VERSION, self._s.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.version = _pb_given._s
 
     version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.version'))
 
@@ -8192,12 +8192,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Initialize.setter
-    def C_Initialize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Initialize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Initialize', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.C_Initialize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Initialize', _pb_given)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Initialize'))
 
@@ -8206,12 +8206,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Finalize.setter
-    def C_Finalize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Finalize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Finalize', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.C_Finalize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Finalize', _pb_given)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Finalize'))
 
@@ -8220,12 +8220,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
 
     @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
-        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
+        self._s.C_GetInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetInfo', _pb_given)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInfo'))
 
@@ -8234,12 +8234,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_root(self._s))
 
     @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
-        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetFunctionList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
+        self._s.C_GetFunctionList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetFunctionList', _pb_given)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionList'))
 
@@ -8248,12 +8248,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetSlotList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetSlotList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetSlotList', _pb_given)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotList'))
 
@@ -8262,12 +8262,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSlotInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetSlotInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetSlotInfo', _pb_given)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotInfo'))
 
@@ -8276,12 +8276,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
 
     @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetTokenInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetTokenInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetTokenInfo', _pb_given)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetTokenInfo'))
 
@@ -8290,12 +8290,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetMechanismList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetMechanismList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetMechanismList', _pb_given)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismList'))
 
@@ -8304,12 +8304,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
 
     @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetMechanismInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetMechanismInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetMechanismInfo', _pb_given)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo'))
 
@@ -8318,12 +8318,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_root(self._s))
 
     @C_InitToken.setter
-    def C_InitToken(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitToken(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
-        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_InitToken', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
+        self._s.C_InitToken = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_InitToken', _pb_given)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitToken'))
 
@@ -8332,12 +8332,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_InitPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_InitPIN', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_InitPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_InitPIN', _pb_given)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitPIN'))
 
@@ -8346,12 +8346,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetPIN(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SetPIN', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SetPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SetPIN', _pb_given)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetPIN'))
 
@@ -8360,9 +8360,9 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
 
     @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
-        _pb_keep(self._s, 'C_OpenSession', value)
+    def C_OpenSession(self, _pb_given):
+        self._s.C_OpenSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
+        _pb_keep(self._s, 'C_OpenSession', _pb_given)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_OpenSession'))
 
@@ -8371,12 +8371,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseSession(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CloseSession', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_CloseSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CloseSession', _pb_given)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseSession'))
 
@@ -8385,12 +8385,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
 
     @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CloseAllSessions(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CloseAllSessions', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CloseAllSessions', _pb_given)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseAllSessions'))
 
@@ -8399,12 +8399,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetSessionInfo(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetSessionInfo', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetSessionInfo', _pb_given)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSessionInfo'))
 
@@ -8413,12 +8413,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetOperationState', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetOperationState', _pb_given)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetOperationState'))
 
@@ -8427,12 +8427,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetOperationState(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
-        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SetOperationState', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_SetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SetOperationState', _pb_given)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetOperationState'))
 
@@ -8441,12 +8441,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Login.setter
-    def C_Login(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Login(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Login', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_Login = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Login', _pb_given)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Login'))
 
@@ -8455,12 +8455,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_Logout.setter
-    def C_Logout(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Logout(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Logout', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_Logout = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Logout', _pb_given)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Logout'))
 
@@ -8469,12 +8469,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CreateObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CreateObject', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_CreateObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CreateObject', _pb_given)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CreateObject'))
 
@@ -8483,12 +8483,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CopyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CopyObject', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_CopyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CopyObject', _pb_given)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CopyObject'))
 
@@ -8497,12 +8497,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DestroyObject(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DestroyObject', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_DestroyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DestroyObject', _pb_given)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DestroyObject'))
 
@@ -8511,12 +8511,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetObjectSize(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
-        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetObjectSize', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetObjectSize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetObjectSize', _pb_given)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetObjectSize'))
 
@@ -8525,12 +8525,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetAttributeValue', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetAttributeValue', _pb_given)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetAttributeValue'))
 
@@ -8539,12 +8539,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SetAttributeValue(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SetAttributeValue', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SetAttributeValue', _pb_given)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetAttributeValue'))
 
@@ -8553,12 +8553,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_FindObjectsInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_FindObjectsInit', _pb_given)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsInit'))
 
@@ -8567,12 +8567,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjects(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
-        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_FindObjects', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
+        self._s.C_FindObjects = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_FindObjects', _pb_given)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjects'))
 
@@ -8581,12 +8581,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_FindObjectsFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_FindObjectsFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_FindObjectsFinal', _pb_given)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal'))
 
@@ -8595,12 +8595,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_EncryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptInit', _pb_given)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptInit'))
 
@@ -8609,12 +8609,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Encrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Encrypt', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Encrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Encrypt', _pb_given)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Encrypt'))
 
@@ -8623,12 +8623,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptUpdate', _pb_given)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptUpdate'))
 
@@ -8637,12 +8637,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_EncryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptFinal', _pb_given)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptFinal'))
 
@@ -8651,12 +8651,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_DecryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptInit', _pb_given)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptInit'))
 
@@ -8665,12 +8665,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Decrypt(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Decrypt', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Decrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Decrypt', _pb_given)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Decrypt'))
 
@@ -8679,12 +8679,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptUpdate', _pb_given)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptUpdate'))
 
@@ -8693,12 +8693,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptFinal', _pb_given)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptFinal'))
 
@@ -8707,12 +8707,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_root(self._s))
 
     @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
-        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
+        self._s.C_DigestInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestInit', _pb_given)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestInit'))
 
@@ -8721,12 +8721,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Digest.setter
-    def C_Digest(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Digest(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Digest', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Digest = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Digest', _pb_given)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Digest'))
 
@@ -8735,12 +8735,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_DigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestUpdate', _pb_given)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestUpdate'))
 
@@ -8749,12 +8749,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
-        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_DigestKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestKey', _pb_given)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestKey'))
 
@@ -8763,12 +8763,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DigestFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestFinal', _pb_given)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestFinal'))
 
@@ -8777,12 +8777,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignInit.setter
-    def C_SignInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_SignInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignInit', _pb_given)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignInit'))
 
@@ -8791,12 +8791,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Sign.setter
-    def C_Sign(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Sign(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Sign', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_Sign = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Sign', _pb_given)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Sign'))
 
@@ -8805,12 +8805,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SignUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignUpdate', _pb_given)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignUpdate'))
 
@@ -8819,12 +8819,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignFinal', _pb_given)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignFinal'))
 
@@ -8833,12 +8833,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignRecoverInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignRecoverInit', _pb_given)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecoverInit'))
 
@@ -8847,12 +8847,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignRecover', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignRecover', _pb_given)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecover'))
 
@@ -8861,12 +8861,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_VerifyInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyInit', _pb_given)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyInit'))
 
@@ -8875,12 +8875,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Verify.setter
-    def C_Verify(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_Verify(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_Verify', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_Verify = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_Verify', _pb_given)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Verify'))
 
@@ -8889,12 +8889,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyUpdate', _pb_given)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyUpdate'))
 
@@ -8903,12 +8903,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyFinal', _pb_given)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyFinal'))
 
@@ -8917,12 +8917,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecoverInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyRecoverInit', _pb_given)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit'))
 
@@ -8931,12 +8931,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyRecover(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyRecover', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_VerifyRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyRecover', _pb_given)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecover'))
 
@@ -8945,12 +8945,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DigestEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DigestEncryptUpdate', _pb_given)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate'))
 
@@ -8959,12 +8959,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptDigestUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptDigestUpdate', _pb_given)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate'))
 
@@ -8973,12 +8973,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignEncryptUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignEncryptUpdate', _pb_given)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate'))
 
@@ -8987,12 +8987,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptVerifyUpdate(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptVerifyUpdate', _pb_given)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate'))
 
@@ -9001,12 +9001,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GenerateKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_GenerateKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GenerateKey', _pb_given)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKey'))
 
@@ -9015,12 +9015,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateKeyPair(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GenerateKeyPair', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GenerateKeyPair', _pb_given)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair'))
 
@@ -9029,12 +9029,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_WrapKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_WrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_WrapKey', _pb_given)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WrapKey'))
 
@@ -9043,12 +9043,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_UnwrapKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_UnwrapKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_UnwrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_UnwrapKey', _pb_given)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_UnwrapKey'))
 
@@ -9057,12 +9057,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DeriveKey(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
-        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DeriveKey', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
+        self._s.C_DeriveKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DeriveKey', _pb_given)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DeriveKey'))
 
@@ -9071,12 +9071,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SeedRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SeedRandom', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SeedRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SeedRandom', _pb_given)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SeedRandom'))
 
@@ -9085,12 +9085,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GenerateRandom(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GenerateRandom', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_GenerateRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GenerateRandom', _pb_given)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateRandom'))
 
@@ -9099,12 +9099,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetFunctionStatus(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetFunctionStatus', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetFunctionStatus', _pb_given)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus'))
 
@@ -9113,12 +9113,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_CancelFunction(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_CancelFunction', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_CancelFunction = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_CancelFunction', _pb_given)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CancelFunction'))
 
@@ -9127,12 +9127,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
 
     @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_WaitForSlotEvent(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_WaitForSlotEvent', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_WaitForSlotEvent', _pb_given)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent'))
 
@@ -9141,12 +9141,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetInterfaceList.setter
-    def C_GetInterfaceList(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInterfaceList(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetInterfaceList', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_GetInterfaceList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetInterfaceList', _pb_given)
 
     C_GetInterfaceList = C_GetInterfaceList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterfaceList'))
 
@@ -9155,12 +9155,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_root(self._s))
 
     @C_GetInterface.setter
-    def C_GetInterface(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_GetInterface(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
-        self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_GetInterface', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_given)
+        self._s.C_GetInterface = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_GetInterface', _pb_given)
 
     C_GetInterface = C_GetInterface.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterface'))
 
@@ -9169,12 +9169,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_LoginUser.setter
-    def C_LoginUser(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_LoginUser(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
-        self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_LoginUser', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
+        self._s.C_LoginUser = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_LoginUser', _pb_given)
 
     C_LoginUser = C_LoginUser.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_LoginUser'))
 
@@ -9183,12 +9183,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_root(self._s))
 
     @C_SessionCancel.setter
-    def C_SessionCancel(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SessionCancel(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
-        self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SessionCancel', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_given)
+        self._s.C_SessionCancel = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SessionCancel', _pb_given)
 
     C_SessionCancel = C_SessionCancel.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SessionCancel'))
 
@@ -9197,12 +9197,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageEncryptInit.setter
-    def C_MessageEncryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageEncryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageEncryptInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_MessageEncryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageEncryptInit', _pb_given)
 
     C_MessageEncryptInit = C_MessageEncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit'))
 
@@ -9211,12 +9211,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptMessage.setter
-    def C_EncryptMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptMessage', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_EncryptMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptMessage', _pb_given)
 
     C_EncryptMessage = C_EncryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessage'))
 
@@ -9225,12 +9225,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_EncryptMessageBegin.setter
-    def C_EncryptMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptMessageBegin', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_EncryptMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptMessageBegin', _pb_given)
 
     C_EncryptMessageBegin = C_EncryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin'))
 
@@ -9239,12 +9239,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
 
     @C_EncryptMessageNext.setter
-    def C_EncryptMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_EncryptMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
-        self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_EncryptMessageNext', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
+        self._s.C_EncryptMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_EncryptMessageNext', _pb_given)
 
     C_EncryptMessageNext = C_EncryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext'))
 
@@ -9253,12 +9253,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageEncryptFinal.setter
-    def C_MessageEncryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageEncryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageEncryptFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_MessageEncryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageEncryptFinal', _pb_given)
 
     C_MessageEncryptFinal = C_MessageEncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal'))
 
@@ -9267,12 +9267,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageDecryptInit.setter
-    def C_MessageDecryptInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageDecryptInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageDecryptInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_MessageDecryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageDecryptInit', _pb_given)
 
     C_MessageDecryptInit = C_MessageDecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit'))
 
@@ -9281,12 +9281,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptMessage.setter
-    def C_DecryptMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptMessage', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_DecryptMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptMessage', _pb_given)
 
     C_DecryptMessage = C_DecryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessage'))
 
@@ -9295,12 +9295,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_DecryptMessageBegin.setter
-    def C_DecryptMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptMessageBegin', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_DecryptMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptMessageBegin', _pb_given)
 
     C_DecryptMessageBegin = C_DecryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin'))
 
@@ -9309,12 +9309,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
 
     @C_DecryptMessageNext.setter
-    def C_DecryptMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_DecryptMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
-        self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_DecryptMessageNext', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
+        self._s.C_DecryptMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_DecryptMessageNext', _pb_given)
 
     C_DecryptMessageNext = C_DecryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext'))
 
@@ -9323,12 +9323,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageDecryptFinal.setter
-    def C_MessageDecryptFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageDecryptFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageDecryptFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_MessageDecryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageDecryptFinal', _pb_given)
 
     C_MessageDecryptFinal = C_MessageDecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal'))
 
@@ -9337,12 +9337,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageSignInit.setter
-    def C_MessageSignInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageSignInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageSignInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_MessageSignInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageSignInit', _pb_given)
 
     C_MessageSignInit = C_MessageSignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignInit'))
 
@@ -9351,12 +9351,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignMessage.setter
-    def C_SignMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignMessage', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignMessage', _pb_given)
 
     C_SignMessage = C_SignMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessage'))
 
@@ -9365,12 +9365,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SignMessageBegin.setter
-    def C_SignMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
-        self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignMessageBegin', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
+        self._s.C_SignMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignMessageBegin', _pb_given)
 
     C_SignMessageBegin = C_SignMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageBegin'))
 
@@ -9379,12 +9379,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignMessageNext.setter
-    def C_SignMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_SignMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
-        self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_SignMessageNext', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
+        self._s.C_SignMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_SignMessageNext', _pb_given)
 
     C_SignMessageNext = C_SignMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageNext'))
 
@@ -9393,12 +9393,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageSignFinal.setter
-    def C_MessageSignFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageSignFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageSignFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_MessageSignFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageSignFinal', _pb_given)
 
     C_MessageSignFinal = C_MessageSignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignFinal'))
 
@@ -9407,12 +9407,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageVerifyInit.setter
-    def C_MessageVerifyInit(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageVerifyInit(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
-        self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageVerifyInit', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
+        self._s.C_MessageVerifyInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageVerifyInit', _pb_given)
 
     C_MessageVerifyInit = C_MessageVerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit'))
 
@@ -9421,12 +9421,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyMessage.setter
-    def C_VerifyMessage(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyMessage(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyMessage', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyMessage', _pb_given)
 
     C_VerifyMessage = C_VerifyMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessage'))
 
@@ -9435,12 +9435,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyMessageBegin.setter
-    def C_VerifyMessageBegin(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyMessageBegin(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
-        self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyMessageBegin', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyMessageBegin', _pb_given)
 
     C_VerifyMessageBegin = C_VerifyMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin'))
 
@@ -9449,12 +9449,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyMessageNext.setter
-    def C_VerifyMessageNext(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_VerifyMessageNext(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
-        self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_VerifyMessageNext', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
+        self._s.C_VerifyMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_VerifyMessageNext', _pb_given)
 
     C_VerifyMessageNext = C_VerifyMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext'))
 
@@ -9463,12 +9463,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageVerifyFinal.setter
-    def C_MessageVerifyFinal(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def C_MessageVerifyFinal(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
-        self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'C_MessageVerifyFinal', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
+        self._s.C_MessageVerifyFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'C_MessageVerifyFinal', _pb_given)
 
     C_MessageVerifyFinal = C_MessageVerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal'))
 
@@ -9514,15 +9514,15 @@ class CK_INTERFACE(_pb_Record):
 
 
     @pInterfaceName.setter
-    def pInterfaceName(self, value):
+    def pInterfaceName(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pInterfaceName = None
             _pb_keep(self._s, 'pInterfaceName', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_INTERFACE.pInterfaceName', True), 'CK_INTERFACE.pInterfaceName', False, 0)
-            self._s.pInterfaceName = address
-            _pb_keep(self._s, 'pInterfaceName', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_INTERFACE.pInterfaceName', True), 'CK_INTERFACE.pInterfaceName', False, 0)
+            self._s.pInterfaceName = _pb_addr
+            _pb_keep(self._s, 'pInterfaceName', _pb_kept)
 
     pInterfaceName = pInterfaceName.deleter(_pb_undeletable('CK_INTERFACE.pInterfaceName'))
 
@@ -9531,19 +9531,19 @@ class CK_INTERFACE(_pb_Record):
         return _pb_pointer(self._s.pFunctionList, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pFunctionList')))
 
     @pFunctionList.setter
-    def pFunctionList(self, value):
+    def pFunctionList(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pFunctionList = None
             _pb_keep(self._s, 'pFunctionList', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_INTERFACE.pFunctionList', 'a contiguous buffer')
-            self._s.pFunctionList = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pFunctionList', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_INTERFACE.pFunctionList', 'a contiguous buffer')
+            self._s.pFunctionList = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pFunctionList', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_INTERFACE.pFunctionList', False, 0, True)
-            self._s.pFunctionList = address
-            _pb_keep(self._s, 'pFunctionList', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_INTERFACE.pFunctionList', False, 0, True)
+            self._s.pFunctionList = _pb_addr
+            _pb_keep(self._s, 'pFunctionList', _pb_kept)
 
     pFunctionList = pFunctionList.deleter(_pb_undeletable('CK_INTERFACE.pFunctionList'))
 
@@ -9552,8 +9552,8 @@ class CK_INTERFACE(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_INTERFACE.flags'))
 
@@ -9605,12 +9605,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._s.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_root(self._s))
 
     @CreateMutex.setter
-    def CreateMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def CreateMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', value)
-        self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'CreateMutex', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_given)
+        self._s.CreateMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'CreateMutex', _pb_given)
 
     CreateMutex = CreateMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.CreateMutex'))
 
@@ -9619,12 +9619,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._s.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @DestroyMutex.setter
-    def DestroyMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def DestroyMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'DestroyMutex', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.DestroyMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'DestroyMutex', _pb_given)
 
     DestroyMutex = DestroyMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.DestroyMutex'))
 
@@ -9633,12 +9633,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._s.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @LockMutex.setter
-    def LockMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def LockMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'LockMutex', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.LockMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'LockMutex', _pb_given)
 
     LockMutex = LockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LockMutex'))
 
@@ -9647,12 +9647,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_function_pointer(self._s.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @UnlockMutex.setter
-    def UnlockMutex(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def UnlockMutex(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
-        self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'UnlockMutex', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
+        self._s.UnlockMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'UnlockMutex', _pb_given)
 
     UnlockMutex = UnlockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.UnlockMutex'))
 
@@ -9661,8 +9661,8 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return self._s.flags
 
     @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
+    def flags(self, _pb_given):
+        self._s.flags = _pb_index(_pb_given, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
 
     flags = flags.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.flags'))
 
@@ -9671,19 +9671,19 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_pointer(self._s.LibraryParameters, 'unsigned char **', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'LibraryParameters')))
 
     @LibraryParameters.setter
-    def LibraryParameters(self, value):
+    def LibraryParameters(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.LibraryParameters = None
             _pb_keep(self._s, 'LibraryParameters', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned char **', 'CK_C_INITIALIZE_ARGS.LibraryParameters', 'a writable contiguous buffer')
-            self._s.LibraryParameters = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'LibraryParameters', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned char **', 'CK_C_INITIALIZE_ARGS.LibraryParameters', 'a writable contiguous buffer')
+            self._s.LibraryParameters = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'LibraryParameters', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_C_INITIALIZE_ARGS.LibraryParameters', True, 8, False)
-            self._s.LibraryParameters = address
-            _pb_keep(self._s, 'LibraryParameters', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_C_INITIALIZE_ARGS.LibraryParameters', True, 8, False)
+            self._s.LibraryParameters = _pb_addr
+            _pb_keep(self._s, 'LibraryParameters', _pb_kept)
 
     LibraryParameters = LibraryParameters.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LibraryParameters'))
 
@@ -9692,19 +9692,19 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         return _pb_pointer(self._s.pReserved, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReserved')))
 
     @pReserved.setter
-    def pReserved(self, value):
+    def pReserved(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pReserved = None
             _pb_keep(self._s, 'pReserved', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_C_INITIALIZE_ARGS.pReserved', 'a contiguous buffer')
-            self._s.pReserved = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pReserved', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_C_INITIALIZE_ARGS.pReserved', 'a contiguous buffer')
+            self._s.pReserved = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pReserved', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_C_INITIALIZE_ARGS.pReserved', False, 0, True)
-            self._s.pReserved = address
-            _pb_keep(self._s, 'pReserved', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_C_INITIALIZE_ARGS.pReserved', False, 0, True)
+            self._s.pReserved = _pb_addr
+            _pb_keep(self._s, 'pReserved', _pb_kept)
 
     pReserved = pReserved.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.pReserved'))
 
@@ -9752,8 +9752,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._s.hashAlg
 
     @hashAlg.setter
-    def hashAlg(self, value):
-        self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
+    def hashAlg(self, _pb_given):
+        self._s.hashAlg = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
     hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.hashAlg'))
 
@@ -9762,8 +9762,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._s.mgf
 
     @mgf.setter
-    def mgf(self, value):
-        self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
+    def mgf(self, _pb_given):
+        self._s.mgf = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
     mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.mgf'))
 
@@ -9772,8 +9772,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._s.source
 
     @source.setter
-    def source(self, value):
-        self._s.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
+    def source(self, _pb_given):
+        self._s.source = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
 
     source = source.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.source'))
 
@@ -9782,19 +9782,19 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return _pb_pointer(self._s.pSourceData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSourceData')))
 
     @pSourceData.setter
-    def pSourceData(self, value):
+    def pSourceData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSourceData = None
             _pb_keep(self._s, 'pSourceData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', 'a contiguous buffer')
-            self._s.pSourceData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pSourceData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', 'a contiguous buffer')
+            self._s.pSourceData = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pSourceData', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', False, 0, True)
-            self._s.pSourceData = address
-            _pb_keep(self._s, 'pSourceData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', False, 0, True)
+            self._s.pSourceData = _pb_addr
+            _pb_keep(self._s, 'pSourceData', _pb_kept)
 
     pSourceData = pSourceData.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.pSourceData'))
 
@@ -9803,8 +9803,8 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         return self._s.ulSourceDataLen
 
     @ulSourceDataLen.setter
-    def ulSourceDataLen(self, value):
-        self._s.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
+    def ulSourceDataLen(self, _pb_given):
+        self._s.ulSourceDataLen = _pb_index(_pb_given, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
     ulSourceDataLen = ulSourceDataLen.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen'))
 
@@ -9850,8 +9850,8 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         return self._s.hashAlg
 
     @hashAlg.setter
-    def hashAlg(self, value):
-        self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
+    def hashAlg(self, _pb_given):
+        self._s.hashAlg = _pb_index(_pb_given, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
     hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.hashAlg'))
 
@@ -9860,8 +9860,8 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         return self._s.mgf
 
     @mgf.setter
-    def mgf(self, value):
-        self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
+    def mgf(self, _pb_given):
+        self._s.mgf = _pb_index(_pb_given, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
     mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.mgf'))
 
@@ -9870,8 +9870,8 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         return self._s.sLen
 
     @sLen.setter
-    def sLen(self, value):
-        self._s.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
+    def sLen(self, _pb_given):
+        self._s.sLen = _pb_index(_pb_given, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
     sLen = sLen.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.sLen'))
 
@@ -9919,8 +9919,8 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.kdf'))
 
@@ -9929,8 +9929,8 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         return self._s.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._s.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen'))
 
@@ -9941,15 +9941,15 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True), 'CK_ECDH1_DERIVE_PARAMS.pSharedData', False, 0)
-            self._s.pSharedData = address
-            _pb_keep(self._s, 'pSharedData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True), 'CK_ECDH1_DERIVE_PARAMS.pSharedData', False, 0)
+            self._s.pSharedData = _pb_addr
+            _pb_keep(self._s, 'pSharedData', _pb_kept)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pSharedData'))
 
@@ -9958,8 +9958,8 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -9970,15 +9970,15 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH1_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH1_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pPublicData'))
 
@@ -10034,8 +10034,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.kdf'))
 
@@ -10044,8 +10044,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._s.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen'))
 
@@ -10056,15 +10056,15 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True), 'CK_ECDH2_DERIVE_PARAMS.pSharedData', False, 0)
-            self._s.pSharedData = address
-            _pb_keep(self._s, 'pSharedData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True), 'CK_ECDH2_DERIVE_PARAMS.pSharedData', False, 0)
+            self._s.pSharedData = _pb_addr
+            _pb_keep(self._s, 'pSharedData', _pb_kept)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pSharedData'))
 
@@ -10073,8 +10073,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10085,15 +10085,15 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData'))
 
@@ -10102,8 +10102,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._s.ulPrivateDataLen = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10112,8 +10112,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._s.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._s.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._s.hPrivateData = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.hPrivateData'))
 
@@ -10122,8 +10122,8 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._s.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10134,15 +10134,15 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', False, 0)
-            self._s.pPublicData2 = address
-            _pb_keep(self._s, 'pPublicData2', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', False, 0)
+            self._s.pPublicData2 = _pb_addr
+            _pb_keep(self._s, 'pPublicData2', _pb_kept)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData2'))
 
@@ -10200,8 +10200,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.kdf'))
 
@@ -10210,8 +10210,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._s.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._s.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen'))
 
@@ -10222,15 +10222,15 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True), 'CK_ECMQV_DERIVE_PARAMS.pSharedData', False, 0)
-            self._s.pSharedData = address
-            _pb_keep(self._s, 'pSharedData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True), 'CK_ECMQV_DERIVE_PARAMS.pSharedData', False, 0)
+            self._s.pSharedData = _pb_addr
+            _pb_keep(self._s, 'pSharedData', _pb_kept)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pSharedData'))
 
@@ -10239,8 +10239,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10251,15 +10251,15 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True), 'CK_ECMQV_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True), 'CK_ECMQV_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData'))
 
@@ -10268,8 +10268,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._s.ulPrivateDataLen = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10278,8 +10278,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._s.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._s.hPrivateData = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.hPrivateData'))
 
@@ -10288,8 +10288,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._s.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10300,15 +10300,15 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True), 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', False, 0)
-            self._s.pPublicData2 = address
-            _pb_keep(self._s, 'pPublicData2', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True), 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', False, 0)
+            self._s.pPublicData2 = _pb_addr
+            _pb_keep(self._s, 'pPublicData2', _pb_kept)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData2'))
 
@@ -10317,8 +10317,8 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         return self._s.publicKey
 
     @publicKey.setter
-    def publicKey(self, value):
-        self._s.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+    def publicKey(self, _pb_given):
+        self._s.publicKey = _pb_index(_pb_given, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
     publicKey = publicKey.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.publicKey'))
 
@@ -10366,8 +10366,8 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.kdf'))
 
@@ -10376,8 +10376,8 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         return self._s.ulOtherInfoLen
 
     @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+    def ulOtherInfoLen(self, _pb_given):
+        self._s.ulOtherInfoLen = _pb_index(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
     ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen'))
 
@@ -10388,15 +10388,15 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOtherInfo = None
             _pb_keep(self._s, 'pOtherInfo', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', False, 0)
-            self._s.pOtherInfo = address
-            _pb_keep(self._s, 'pOtherInfo', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', False, 0)
+            self._s.pOtherInfo = _pb_addr
+            _pb_keep(self._s, 'pOtherInfo', _pb_kept)
 
     pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo'))
 
@@ -10405,8 +10405,8 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10417,15 +10417,15 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData'))
 
@@ -10481,8 +10481,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.kdf'))
 
@@ -10491,8 +10491,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulOtherInfoLen
 
     @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+    def ulOtherInfoLen(self, _pb_given):
+        self._s.ulOtherInfoLen = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
     ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen'))
 
@@ -10503,15 +10503,15 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOtherInfo = None
             _pb_keep(self._s, 'pOtherInfo', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', False, 0)
-            self._s.pOtherInfo = address
-            _pb_keep(self._s, 'pOtherInfo', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', False, 0)
+            self._s.pOtherInfo = _pb_addr
+            _pb_keep(self._s, 'pOtherInfo', _pb_kept)
 
     pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo'))
 
@@ -10520,8 +10520,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10532,15 +10532,15 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData'))
 
@@ -10549,8 +10549,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._s.ulPrivateDataLen = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10559,8 +10559,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._s.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._s.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._s.hPrivateData = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData'))
 
@@ -10569,8 +10569,8 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._s.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10581,15 +10581,15 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', False, 0)
-            self._s.pPublicData2 = address
-            _pb_keep(self._s, 'pPublicData2', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', False, 0)
+            self._s.pPublicData2 = _pb_addr
+            _pb_keep(self._s, 'pPublicData2', _pb_kept)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2'))
 
@@ -10647,8 +10647,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.kdf'))
 
@@ -10657,8 +10657,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulOtherInfoLen
 
     @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+    def ulOtherInfoLen(self, _pb_given):
+        self._s.ulOtherInfoLen = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
     ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen'))
 
@@ -10669,15 +10669,15 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOtherInfo = None
             _pb_keep(self._s, 'pOtherInfo', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', False, 0)
-            self._s.pOtherInfo = address
-            _pb_keep(self._s, 'pOtherInfo', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', False, 0)
+            self._s.pOtherInfo = _pb_addr
+            _pb_keep(self._s, 'pOtherInfo', _pb_kept)
 
     pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo'))
 
@@ -10686,8 +10686,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10698,15 +10698,15 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData'))
 
@@ -10715,8 +10715,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+    def ulPrivateDataLen(self, _pb_given):
+        self._s.ulPrivateDataLen = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
     ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
@@ -10725,8 +10725,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.hPrivateData
 
     @hPrivateData.setter
-    def hPrivateData(self, value):
-        self._s.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
+    def hPrivateData(self, _pb_given):
+        self._s.hPrivateData = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
     hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData'))
 
@@ -10735,8 +10735,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen2
 
     @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+    def ulPublicDataLen2(self, _pb_given):
+        self._s.ulPublicDataLen2 = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
     ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
@@ -10747,15 +10747,15 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', False, 0)
-            self._s.pPublicData2 = address
-            _pb_keep(self._s, 'pPublicData2', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', False, 0)
+            self._s.pPublicData2 = _pb_addr
+            _pb_keep(self._s, 'pPublicData2', _pb_kept)
 
     pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2'))
 
@@ -10764,8 +10764,8 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         return self._s.publicKey
 
     @publicKey.setter
-    def publicKey(self, value):
-        self._s.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+    def publicKey(self, _pb_given):
+        self._s.publicKey = _pb_index(_pb_given, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
     publicKey = publicKey.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.publicKey'))
 
@@ -10815,8 +10815,8 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         return self._s.isSender
 
     @isSender.setter
-    def isSender(self, value):
-        self._s.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
+    def isSender(self, _pb_given):
+        self._s.isSender = _pb_index(_pb_given, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
     isSender = isSender.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.isSender'))
 
@@ -10825,8 +10825,8 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         return self._s.ulRandomLen
 
     @ulRandomLen.setter
-    def ulRandomLen(self, value):
-        self._s.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
+    def ulRandomLen(self, _pb_given):
+        self._s.ulRandomLen = _pb_index(_pb_given, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
     ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulRandomLen'))
 
@@ -10837,15 +10837,15 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
 
     @pRandomA.setter
-    def pRandomA(self, value):
+    def pRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pRandomA = None
             _pb_keep(self._s, 'pRandomA', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomA', True), 'CK_KEA_DERIVE_PARAMS.pRandomA', False, 0)
-            self._s.pRandomA = address
-            _pb_keep(self._s, 'pRandomA', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_KEA_DERIVE_PARAMS.pRandomA', True), 'CK_KEA_DERIVE_PARAMS.pRandomA', False, 0)
+            self._s.pRandomA = _pb_addr
+            _pb_keep(self._s, 'pRandomA', _pb_kept)
 
     pRandomA = pRandomA.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomA'))
 
@@ -10856,15 +10856,15 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
 
     @pRandomB.setter
-    def pRandomB(self, value):
+    def pRandomB(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pRandomB = None
             _pb_keep(self._s, 'pRandomB', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomB', True), 'CK_KEA_DERIVE_PARAMS.pRandomB', False, 0)
-            self._s.pRandomB = address
-            _pb_keep(self._s, 'pRandomB', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_KEA_DERIVE_PARAMS.pRandomB', True), 'CK_KEA_DERIVE_PARAMS.pRandomB', False, 0)
+            self._s.pRandomB = _pb_addr
+            _pb_keep(self._s, 'pRandomB', _pb_kept)
 
     pRandomB = pRandomB.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomB'))
 
@@ -10873,8 +10873,8 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -10885,15 +10885,15 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True), 'CK_KEA_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_KEA_DERIVE_PARAMS.pPublicData', True), 'CK_KEA_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pPublicData'))
 
@@ -10937,8 +10937,8 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
         return self._s.ulEffectiveBits
 
     @ulEffectiveBits.setter
-    def ulEffectiveBits(self, value):
-        self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
+    def ulEffectiveBits(self, _pb_given):
+        self._s.ulEffectiveBits = _pb_index(_pb_given, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
     ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.ulEffectiveBits'))
 
@@ -10947,8 +10947,8 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
         return bytes(self._s.iv)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._s, _S22.iv.offset, 8, value, 'CK_RC2_CBC_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._s, _S22.iv.offset, 8, _pb_given, 'CK_RC2_CBC_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.iv'))
 
@@ -10992,8 +10992,8 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
         return self._s.ulEffectiveBits
 
     @ulEffectiveBits.setter
-    def ulEffectiveBits(self, value):
-        self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
+    def ulEffectiveBits(self, _pb_given):
+        self._s.ulEffectiveBits = _pb_index(_pb_given, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
     ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits'))
 
@@ -11002,8 +11002,8 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
         return self._s.ulMacLength
 
     @ulMacLength.setter
-    def ulMacLength(self, value):
-        self._s.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+    def ulMacLength(self, _pb_given):
+        self._s.ulMacLength = _pb_index(_pb_given, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
     ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength'))
 
@@ -11047,8 +11047,8 @@ class CK_RC5_PARAMS(_pb_Record):
         return self._s.ulWordsize
 
     @ulWordsize.setter
-    def ulWordsize(self, value):
-        self._s.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
+    def ulWordsize(self, _pb_given):
+        self._s.ulWordsize = _pb_index(_pb_given, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
     ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_PARAMS.ulWordsize'))
 
@@ -11057,8 +11057,8 @@ class CK_RC5_PARAMS(_pb_Record):
         return self._s.ulRounds
 
     @ulRounds.setter
-    def ulRounds(self, value):
-        self._s.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
+    def ulRounds(self, _pb_given):
+        self._s.ulRounds = _pb_index(_pb_given, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
     ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_PARAMS.ulRounds'))
 
@@ -11104,8 +11104,8 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         return self._s.ulWordsize
 
     @ulWordsize.setter
-    def ulWordsize(self, value):
-        self._s.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
+    def ulWordsize(self, _pb_given):
+        self._s.ulWordsize = _pb_index(_pb_given, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
     ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulWordsize'))
 
@@ -11114,8 +11114,8 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         return self._s.ulRounds
 
     @ulRounds.setter
-    def ulRounds(self, value):
-        self._s.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
+    def ulRounds(self, _pb_given):
+        self._s.ulRounds = _pb_index(_pb_given, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
     ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulRounds'))
 
@@ -11126,15 +11126,15 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_RC5_CBC_PARAMS.pIv', True), 'CK_RC5_CBC_PARAMS.pIv', False, 0)
-            self._s.pIv = address
-            _pb_keep(self._s, 'pIv', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_RC5_CBC_PARAMS.pIv', True), 'CK_RC5_CBC_PARAMS.pIv', False, 0)
+            self._s.pIv = _pb_addr
+            _pb_keep(self._s, 'pIv', _pb_kept)
 
     pIv = pIv.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.pIv'))
 
@@ -11143,8 +11143,8 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         return self._s.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._s.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._s.ulIvLen = _pb_index(_pb_given, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulIvLen'))
 
@@ -11190,8 +11190,8 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         return self._s.ulWordsize
 
     @ulWordsize.setter
-    def ulWordsize(self, value):
-        self._s.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
+    def ulWordsize(self, _pb_given):
+        self._s.ulWordsize = _pb_index(_pb_given, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
     ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize'))
 
@@ -11200,8 +11200,8 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         return self._s.ulRounds
 
     @ulRounds.setter
-    def ulRounds(self, value):
-        self._s.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
+    def ulRounds(self, _pb_given):
+        self._s.ulRounds = _pb_index(_pb_given, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
     ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulRounds'))
 
@@ -11210,8 +11210,8 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         return self._s.ulMacLength
 
     @ulMacLength.setter
-    def ulMacLength(self, value):
-        self._s.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+    def ulMacLength(self, _pb_given):
+        self._s.ulMacLength = _pb_index(_pb_given, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
     ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength'))
 
@@ -11255,8 +11255,8 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return bytes(self._s.iv)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._s, _S27.iv.offset, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._s, _S27.iv.offset, 8, _pb_given, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -11267,15 +11267,15 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
-            self._s.pData = address
-            _pb_keep(self._s, 'pData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
+            self._s.pData = _pb_addr
+            _pb_keep(self._s, 'pData', _pb_kept)
 
     pData = pData.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -11284,8 +11284,8 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -11329,8 +11329,8 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return bytes(self._s.iv)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._s, _S28.iv.offset, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._s, _S28.iv.offset, 16, _pb_given, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -11341,15 +11341,15 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
-            self._s.pData = address
-            _pb_keep(self._s, 'pData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
+            self._s.pData = _pb_addr
+            _pb_keep(self._s, 'pData', _pb_kept)
 
     pData = pData.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -11358,8 +11358,8 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -11403,8 +11403,8 @@ class CK_AES_CTR_PARAMS(_pb_Record):
         return self._s.ulCounterBits
 
     @ulCounterBits.setter
-    def ulCounterBits(self, value):
-        self._s.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
+    def ulCounterBits(self, _pb_given):
+        self._s.ulCounterBits = _pb_index(_pb_given, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
     ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.ulCounterBits'))
 
@@ -11413,8 +11413,8 @@ class CK_AES_CTR_PARAMS(_pb_Record):
         return bytes(self._s.cb)
 
     @cb.setter
-    def cb(self, value):
-        _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
+    def cb(self, _pb_given):
+        _pb_store_bytes(self._s, _S29.cb.offset, 16, _pb_given, 'CK_AES_CTR_PARAMS.cb')
 
     cb = cb.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.cb'))
 
@@ -11466,15 +11466,15 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pIv', True), 'CK_GCM_PARAMS_V3.pIv', False, 0)
-            self._s.pIv = address
-            _pb_keep(self._s, 'pIv', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GCM_PARAMS_V3.pIv', True), 'CK_GCM_PARAMS_V3.pIv', False, 0)
+            self._s.pIv = _pb_addr
+            _pb_keep(self._s, 'pIv', _pb_kept)
 
     pIv = pIv.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pIv'))
 
@@ -11483,8 +11483,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._s.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._s.ulIvLen = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvLen'))
 
@@ -11493,8 +11493,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._s.ulIvBits
 
     @ulIvBits.setter
-    def ulIvBits(self, value):
-        self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
+    def ulIvBits(self, _pb_given):
+        self._s.ulIvBits = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
     ulIvBits = ulIvBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvBits'))
 
@@ -11505,15 +11505,15 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pAAD', True), 'CK_GCM_PARAMS_V3.pAAD', False, 0)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GCM_PARAMS_V3.pAAD', True), 'CK_GCM_PARAMS_V3.pAAD', False, 0)
+            self._s.pAAD = _pb_addr
+            _pb_keep(self._s, 'pAAD', _pb_kept)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pAAD'))
 
@@ -11522,8 +11522,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._s.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._s.ulAADLen = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulAADLen'))
 
@@ -11532,8 +11532,8 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         return self._s.ulTagBits
 
     @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+    def ulTagBits(self, _pb_given):
+        self._s.ulTagBits = _pb_index(_pb_given, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulTagBits'))
 
@@ -11583,8 +11583,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._s.ulDataLen
 
     @ulDataLen.setter
-    def ulDataLen(self, value):
-        self._s.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
+    def ulDataLen(self, _pb_given):
+        self._s.ulDataLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
     ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulDataLen'))
 
@@ -11595,15 +11595,15 @@ class CK_CCM_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_PARAMS.pNonce', True), 'CK_CCM_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CCM_PARAMS.pNonce', True), 'CK_CCM_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_PARAMS.pNonce'))
 
@@ -11612,8 +11612,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._s.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._s.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._s.ulNonceLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulNonceLen'))
 
@@ -11624,15 +11624,15 @@ class CK_CCM_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_PARAMS.pAAD', True), 'CK_CCM_PARAMS.pAAD', False, 0)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CCM_PARAMS.pAAD', True), 'CK_CCM_PARAMS.pAAD', False, 0)
+            self._s.pAAD = _pb_addr
+            _pb_keep(self._s, 'pAAD', _pb_kept)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_CCM_PARAMS.pAAD'))
 
@@ -11641,8 +11641,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._s.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._s.ulAADLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulAADLen'))
 
@@ -11651,8 +11651,8 @@ class CK_CCM_PARAMS(_pb_Record):
         return self._s.ulMACLen
 
     @ulMACLen.setter
-    def ulMACLen(self, value):
-        self._s.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
+    def ulMACLen(self, _pb_given):
+        self._s.ulMACLen = _pb_index(_pb_given, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
     ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulMACLen'))
 
@@ -11700,15 +11700,15 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True), 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True), 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce'))
 
@@ -11717,8 +11717,8 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         return self._s.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._s.ulNonceLen = _pb_index(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen'))
 
@@ -11729,15 +11729,15 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True), 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', False, 0)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True), 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', False, 0)
+            self._s.pAAD = _pb_addr
+            _pb_keep(self._s, 'pAAD', _pb_kept)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD'))
 
@@ -11746,8 +11746,8 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         return self._s.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._s.ulAADLen = _pb_index(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen'))
 
@@ -11799,15 +11799,15 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pIv', True), 'CK_GCM_MESSAGE_PARAMS.pIv', False, 0)
-            self._s.pIv = address
-            _pb_keep(self._s, 'pIv', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GCM_MESSAGE_PARAMS.pIv', True), 'CK_GCM_MESSAGE_PARAMS.pIv', False, 0)
+            self._s.pIv = _pb_addr
+            _pb_keep(self._s, 'pIv', _pb_kept)
 
     pIv = pIv.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pIv'))
 
@@ -11816,8 +11816,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._s.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._s.ulIvLen = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvLen'))
 
@@ -11826,8 +11826,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulIvFixedBits
 
     @ulIvFixedBits.setter
-    def ulIvFixedBits(self, value):
-        self._s.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
+    def ulIvFixedBits(self, _pb_given):
+        self._s.ulIvFixedBits = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
     ulIvFixedBits = ulIvFixedBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits'))
 
@@ -11836,8 +11836,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ivGenerator
 
     @ivGenerator.setter
-    def ivGenerator(self, value):
-        self._s.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
+    def ivGenerator(self, _pb_given):
+        self._s.ivGenerator = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
     ivGenerator = ivGenerator.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ivGenerator'))
 
@@ -11848,15 +11848,15 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pTag.setter
-    def pTag(self, value):
+    def pTag(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pTag = None
             _pb_keep(self._s, 'pTag', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pTag', True), 'CK_GCM_MESSAGE_PARAMS.pTag', False, 0)
-            self._s.pTag = address
-            _pb_keep(self._s, 'pTag', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GCM_MESSAGE_PARAMS.pTag', True), 'CK_GCM_MESSAGE_PARAMS.pTag', False, 0)
+            self._s.pTag = _pb_addr
+            _pb_keep(self._s, 'pTag', _pb_kept)
 
     pTag = pTag.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pTag'))
 
@@ -11865,8 +11865,8 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulTagBits
 
     @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._s.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
+    def ulTagBits(self, _pb_given):
+        self._s.ulTagBits = _pb_index(_pb_given, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulTagBits'))
 
@@ -11918,8 +11918,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulDataLen
 
     @ulDataLen.setter
-    def ulDataLen(self, value):
-        self._s.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
+    def ulDataLen(self, _pb_given):
+        self._s.ulDataLen = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
     ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulDataLen'))
 
@@ -11930,15 +11930,15 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pNonce', True), 'CK_CCM_MESSAGE_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CCM_MESSAGE_PARAMS.pNonce', True), 'CK_CCM_MESSAGE_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pNonce'))
 
@@ -11947,8 +11947,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._s.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._s.ulNonceLen = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceLen'))
 
@@ -11957,8 +11957,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulNonceFixedBits
 
     @ulNonceFixedBits.setter
-    def ulNonceFixedBits(self, value):
-        self._s.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
+    def ulNonceFixedBits(self, _pb_given):
+        self._s.ulNonceFixedBits = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
     ulNonceFixedBits = ulNonceFixedBits.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits'))
 
@@ -11967,8 +11967,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.nonceGenerator
 
     @nonceGenerator.setter
-    def nonceGenerator(self, value):
-        self._s.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
+    def nonceGenerator(self, _pb_given):
+        self._s.nonceGenerator = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
     nonceGenerator = nonceGenerator.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.nonceGenerator'))
 
@@ -11979,15 +11979,15 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
 
     @pMAC.setter
-    def pMAC(self, value):
+    def pMAC(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pMAC = None
             _pb_keep(self._s, 'pMAC', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pMAC', True), 'CK_CCM_MESSAGE_PARAMS.pMAC', False, 0)
-            self._s.pMAC = address
-            _pb_keep(self._s, 'pMAC', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CCM_MESSAGE_PARAMS.pMAC', True), 'CK_CCM_MESSAGE_PARAMS.pMAC', False, 0)
+            self._s.pMAC = _pb_addr
+            _pb_keep(self._s, 'pMAC', _pb_kept)
 
     pMAC = pMAC.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pMAC'))
 
@@ -11996,8 +11996,8 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         return self._s.ulMACLen
 
     @ulMACLen.setter
-    def ulMACLen(self, value):
-        self._s.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
+    def ulMACLen(self, _pb_given):
+        self._s.ulMACLen = _pb_index(_pb_given, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
     ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulMACLen'))
 
@@ -12043,15 +12043,15 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce'))
 
@@ -12060,8 +12060,8 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         return self._s.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._s.ulNonceLen = _pb_index(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen'))
 
@@ -12072,15 +12072,15 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
 
     @pTag.setter
-    def pTag(self, value):
+    def pTag(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pTag = None
             _pb_keep(self._s, 'pTag', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', False, 0)
-            self._s.pTag = address
-            _pb_keep(self._s, 'pTag', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', False, 0)
+            self._s.pTag = _pb_addr
+            _pb_keep(self._s, 'pTag', _pb_kept)
 
     pTag = pTag.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag'))
 
@@ -12140,8 +12140,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._s.ulPasswordLen
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        self._s.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+    def ulPasswordLen(self, _pb_given):
+        self._s.ulPasswordLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen'))
 
@@ -12152,15 +12152,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', False, 0)
-            self._s.pPassword = address
-            _pb_keep(self._s, 'pPassword', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', False, 0)
+            self._s.pPassword = _pb_addr
+            _pb_keep(self._s, 'pPassword', _pb_kept)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword'))
 
@@ -12169,8 +12169,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen'))
 
@@ -12181,15 +12181,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData'))
 
@@ -12198,8 +12198,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._s.ulPAndGLen
 
     @ulPAndGLen.setter
-    def ulPAndGLen(self, value):
-        self._s.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
+    def ulPAndGLen(self, _pb_given):
+        self._s.ulPAndGLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
 
     ulPAndGLen = ulPAndGLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen'))
 
@@ -12208,8 +12208,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._s.ulQLen
 
     @ulQLen.setter
-    def ulQLen(self, value):
-        self._s.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
+    def ulQLen(self, _pb_given):
+        self._s.ulQLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
     ulQLen = ulQLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen'))
 
@@ -12218,8 +12218,8 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         return self._s.ulRandomLen
 
     @ulRandomLen.setter
-    def ulRandomLen(self, value):
-        self._s.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
+    def ulRandomLen(self, _pb_given):
+        self._s.ulRandomLen = _pb_index(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
     ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen'))
 
@@ -12230,15 +12230,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pRandomA.setter
-    def pRandomA(self, value):
+    def pRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pRandomA = None
             _pb_keep(self._s, 'pRandomA', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', False, 0)
-            self._s.pRandomA = address
-            _pb_keep(self._s, 'pRandomA', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', False, 0)
+            self._s.pRandomA = _pb_addr
+            _pb_keep(self._s, 'pRandomA', _pb_kept)
 
     pRandomA = pRandomA.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA'))
 
@@ -12249,15 +12249,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pPrimeP.setter
-    def pPrimeP(self, value):
+    def pPrimeP(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPrimeP = None
             _pb_keep(self._s, 'pPrimeP', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', False, 0)
-            self._s.pPrimeP = address
-            _pb_keep(self._s, 'pPrimeP', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', False, 0)
+            self._s.pPrimeP = _pb_addr
+            _pb_keep(self._s, 'pPrimeP', _pb_kept)
 
     pPrimeP = pPrimeP.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP'))
 
@@ -12268,15 +12268,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pBaseG.setter
-    def pBaseG(self, value):
+    def pBaseG(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pBaseG = None
             _pb_keep(self._s, 'pBaseG', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', False, 0)
-            self._s.pBaseG = address
-            _pb_keep(self._s, 'pBaseG', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', False, 0)
+            self._s.pBaseG = _pb_addr
+            _pb_keep(self._s, 'pBaseG', _pb_kept)
 
     pBaseG = pBaseG.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG'))
 
@@ -12287,15 +12287,15 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
 
     @pSubprimeQ.setter
-    def pSubprimeQ(self, value):
+    def pSubprimeQ(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSubprimeQ = None
             _pb_keep(self._s, 'pSubprimeQ', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', False, 0)
-            self._s.pSubprimeQ = address
-            _pb_keep(self._s, 'pSubprimeQ', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', False, 0)
+            self._s.pSubprimeQ = _pb_addr
+            _pb_keep(self._s, 'pSubprimeQ', _pb_kept)
 
     pSubprimeQ = pSubprimeQ.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ'))
 
@@ -12361,8 +12361,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulOldWrappedXLen
 
     @ulOldWrappedXLen.setter
-    def ulOldWrappedXLen(self, value):
-        self._s.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
+    def ulOldWrappedXLen(self, _pb_given):
+        self._s.ulOldWrappedXLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
     ulOldWrappedXLen = ulOldWrappedXLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen'))
 
@@ -12373,15 +12373,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldWrappedX.setter
-    def pOldWrappedX(self, value):
+    def pOldWrappedX(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOldWrappedX = None
             _pb_keep(self._s, 'pOldWrappedX', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', False, 0)
-            self._s.pOldWrappedX = address
-            _pb_keep(self._s, 'pOldWrappedX', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', False, 0)
+            self._s.pOldWrappedX = _pb_addr
+            _pb_keep(self._s, 'pOldWrappedX', _pb_kept)
 
     pOldWrappedX = pOldWrappedX.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX'))
 
@@ -12390,8 +12390,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulOldPasswordLen
 
     @ulOldPasswordLen.setter
-    def ulOldPasswordLen(self, value):
-        self._s.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
+    def ulOldPasswordLen(self, _pb_given):
+        self._s.ulOldPasswordLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
     ulOldPasswordLen = ulOldPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen'))
 
@@ -12402,15 +12402,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldPassword.setter
-    def pOldPassword(self, value):
+    def pOldPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOldPassword = None
             _pb_keep(self._s, 'pOldPassword', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', False, 0)
-            self._s.pOldPassword = address
-            _pb_keep(self._s, 'pOldPassword', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', False, 0)
+            self._s.pOldPassword = _pb_addr
+            _pb_keep(self._s, 'pOldPassword', _pb_kept)
 
     pOldPassword = pOldPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword'))
 
@@ -12419,8 +12419,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulOldPublicDataLen
 
     @ulOldPublicDataLen.setter
-    def ulOldPublicDataLen(self, value):
-        self._s.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
+    def ulOldPublicDataLen(self, _pb_given):
+        self._s.ulOldPublicDataLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
     ulOldPublicDataLen = ulOldPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen'))
 
@@ -12431,15 +12431,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldPublicData.setter
-    def pOldPublicData(self, value):
+    def pOldPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOldPublicData = None
             _pb_keep(self._s, 'pOldPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', False, 0)
-            self._s.pOldPublicData = address
-            _pb_keep(self._s, 'pOldPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', False, 0)
+            self._s.pOldPublicData = _pb_addr
+            _pb_keep(self._s, 'pOldPublicData', _pb_kept)
 
     pOldPublicData = pOldPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData'))
 
@@ -12448,8 +12448,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulOldRandomLen
 
     @ulOldRandomLen.setter
-    def ulOldRandomLen(self, value):
-        self._s.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
+    def ulOldRandomLen(self, _pb_given):
+        self._s.ulOldRandomLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
     ulOldRandomLen = ulOldRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen'))
 
@@ -12460,15 +12460,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pOldRandomA.setter
-    def pOldRandomA(self, value):
+    def pOldRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOldRandomA = None
             _pb_keep(self._s, 'pOldRandomA', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', False, 0)
-            self._s.pOldRandomA = address
-            _pb_keep(self._s, 'pOldRandomA', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', False, 0)
+            self._s.pOldRandomA = _pb_addr
+            _pb_keep(self._s, 'pOldRandomA', _pb_kept)
 
     pOldRandomA = pOldRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA'))
 
@@ -12477,8 +12477,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulNewPasswordLen
 
     @ulNewPasswordLen.setter
-    def ulNewPasswordLen(self, value):
-        self._s.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
+    def ulNewPasswordLen(self, _pb_given):
+        self._s.ulNewPasswordLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
     ulNewPasswordLen = ulNewPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen'))
 
@@ -12489,15 +12489,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pNewPassword.setter
-    def pNewPassword(self, value):
+    def pNewPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNewPassword = None
             _pb_keep(self._s, 'pNewPassword', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', False, 0)
-            self._s.pNewPassword = address
-            _pb_keep(self._s, 'pNewPassword', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', False, 0)
+            self._s.pNewPassword = _pb_addr
+            _pb_keep(self._s, 'pNewPassword', _pb_kept)
 
     pNewPassword = pNewPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword'))
 
@@ -12506,8 +12506,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulNewPublicDataLen
 
     @ulNewPublicDataLen.setter
-    def ulNewPublicDataLen(self, value):
-        self._s.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
+    def ulNewPublicDataLen(self, _pb_given):
+        self._s.ulNewPublicDataLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
     ulNewPublicDataLen = ulNewPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen'))
 
@@ -12518,15 +12518,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pNewPublicData.setter
-    def pNewPublicData(self, value):
+    def pNewPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNewPublicData = None
             _pb_keep(self._s, 'pNewPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', False, 0)
-            self._s.pNewPublicData = address
-            _pb_keep(self._s, 'pNewPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', False, 0)
+            self._s.pNewPublicData = _pb_addr
+            _pb_keep(self._s, 'pNewPublicData', _pb_kept)
 
     pNewPublicData = pNewPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData'))
 
@@ -12535,8 +12535,8 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         return self._s.ulNewRandomLen
 
     @ulNewRandomLen.setter
-    def ulNewRandomLen(self, value):
-        self._s.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
+    def ulNewRandomLen(self, _pb_given):
+        self._s.ulNewRandomLen = _pb_index(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
     ulNewRandomLen = ulNewRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen'))
 
@@ -12547,15 +12547,15 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
 
     @pNewRandomA.setter
-    def pNewRandomA(self, value):
+    def pNewRandomA(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNewRandomA = None
             _pb_keep(self._s, 'pNewRandomA', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', False, 0)
-            self._s.pNewRandomA = address
-            _pb_keep(self._s, 'pNewRandomA', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', False, 0)
+            self._s.pNewRandomA = _pb_addr
+            _pb_keep(self._s, 'pNewRandomA', _pb_kept)
 
     pNewRandomA = pNewRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA'))
 
@@ -12599,8 +12599,8 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
         return self._s.ulCounterBits
 
     @ulCounterBits.setter
-    def ulCounterBits(self, value):
-        self._s.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
+    def ulCounterBits(self, _pb_given):
+        self._s.ulCounterBits = _pb_index(_pb_given, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
     ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.ulCounterBits'))
 
@@ -12609,8 +12609,8 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
         return bytes(self._s.cb)
 
     @cb.setter
-    def cb(self, value):
-        _pb_store_bytes(self._s, _S38.cb.offset, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
+    def cb(self, _pb_given):
+        _pb_store_bytes(self._s, _S38.cb.offset, 16, _pb_given, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
     cb = cb.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.cb'))
 
@@ -12654,8 +12654,8 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return bytes(self._s.iv)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._s, _S39.iv.offset, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._s, _S39.iv.offset, 16, _pb_given, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -12666,15 +12666,15 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
-            self._s.pData = address
-            _pb_keep(self._s, 'pData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
+            self._s.pData = _pb_addr
+            _pb_keep(self._s, 'pData', _pb_kept)
 
     pData = pData.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -12683,8 +12683,8 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -12728,8 +12728,8 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return bytes(self._s.iv)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._s, _S40.iv.offset, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._s, _S40.iv.offset, 16, _pb_given, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -12740,15 +12740,15 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
-            self._s.pData = address
-            _pb_keep(self._s, 'pData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
+            self._s.pData = _pb_addr
+            _pb_keep(self._s, 'pData', _pb_kept)
 
     pData = pData.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -12757,8 +12757,8 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -12802,8 +12802,8 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return bytes(self._s.iv)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._s, _S41.iv.offset, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
+    def iv(self, _pb_given):
+        _pb_store_bytes(self._s, _S41.iv.offset, 16, _pb_given, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     iv = iv.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
@@ -12814,15 +12814,15 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
-            self._s.pData = address
-            _pb_keep(self._s, 'pData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
+            self._s.pData = _pb_addr
+            _pb_keep(self._s, 'pData', _pb_kept)
 
     pData = pData.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
@@ -12831,8 +12831,8 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
     length = length.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length'))
 
@@ -12880,15 +12880,15 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
 
     @pBlockCounter.setter
-    def pBlockCounter(self, value):
+    def pBlockCounter(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pBlockCounter = None
             _pb_keep(self._s, 'pBlockCounter', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pBlockCounter', True), 'CK_CHACHA20_PARAMS.pBlockCounter', False, 0)
-            self._s.pBlockCounter = address
-            _pb_keep(self._s, 'pBlockCounter', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CHACHA20_PARAMS.pBlockCounter', True), 'CK_CHACHA20_PARAMS.pBlockCounter', False, 0)
+            self._s.pBlockCounter = _pb_addr
+            _pb_keep(self._s, 'pBlockCounter', _pb_kept)
 
     pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pBlockCounter'))
 
@@ -12897,8 +12897,8 @@ class CK_CHACHA20_PARAMS(_pb_Record):
         return self._s.blockCounterBits
 
     @blockCounterBits.setter
-    def blockCounterBits(self, value):
-        self._s.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
+    def blockCounterBits(self, _pb_given):
+        self._s.blockCounterBits = _pb_index(_pb_given, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
     blockCounterBits = blockCounterBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.blockCounterBits'))
 
@@ -12909,15 +12909,15 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pNonce', True), 'CK_CHACHA20_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CHACHA20_PARAMS.pNonce', True), 'CK_CHACHA20_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pNonce'))
 
@@ -12926,8 +12926,8 @@ class CK_CHACHA20_PARAMS(_pb_Record):
         return self._s.ulNonceBits
 
     @ulNonceBits.setter
-    def ulNonceBits(self, value):
-        self._s.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+    def ulNonceBits(self, _pb_given):
+        self._s.ulNonceBits = _pb_index(_pb_given, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
     ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.ulNonceBits'))
 
@@ -12973,15 +12973,15 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
 
     @pBlockCounter.setter
-    def pBlockCounter(self, value):
+    def pBlockCounter(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pBlockCounter = None
             _pb_keep(self._s, 'pBlockCounter', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_PARAMS.pBlockCounter', True), 'CK_SALSA20_PARAMS.pBlockCounter', False, 0)
-            self._s.pBlockCounter = address
-            _pb_keep(self._s, 'pBlockCounter', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SALSA20_PARAMS.pBlockCounter', True), 'CK_SALSA20_PARAMS.pBlockCounter', False, 0)
+            self._s.pBlockCounter = _pb_addr
+            _pb_keep(self._s, 'pBlockCounter', _pb_kept)
 
     pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pBlockCounter'))
 
@@ -12992,15 +12992,15 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_PARAMS.pNonce', True), 'CK_SALSA20_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SALSA20_PARAMS.pNonce', True), 'CK_SALSA20_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pNonce'))
 
@@ -13009,8 +13009,8 @@ class CK_SALSA20_PARAMS(_pb_Record):
         return self._s.ulNonceBits
 
     @ulNonceBits.setter
-    def ulNonceBits(self, value):
-        self._s.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+    def ulNonceBits(self, _pb_given):
+        self._s.ulNonceBits = _pb_index(_pb_given, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
     ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_SALSA20_PARAMS.ulNonceBits'))
 
@@ -13062,15 +13062,15 @@ class CK_PBE_PARAMS(_pb_Record):
 
 
     @pInitVector.setter
-    def pInitVector(self, value):
+    def pInitVector(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pInitVector = None
             _pb_keep(self._s, 'pInitVector', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PBE_PARAMS.pInitVector', True), 'CK_PBE_PARAMS.pInitVector', False, 0)
-            self._s.pInitVector = address
-            _pb_keep(self._s, 'pInitVector', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_PBE_PARAMS.pInitVector', True), 'CK_PBE_PARAMS.pInitVector', False, 0)
+            self._s.pInitVector = _pb_addr
+            _pb_keep(self._s, 'pInitVector', _pb_kept)
 
     pInitVector = pInitVector.deleter(_pb_undeletable('CK_PBE_PARAMS.pInitVector'))
 
@@ -13081,15 +13081,15 @@ class CK_PBE_PARAMS(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PBE_PARAMS.pPassword', True), 'CK_PBE_PARAMS.pPassword', False, 0)
-            self._s.pPassword = address
-            _pb_keep(self._s, 'pPassword', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_PBE_PARAMS.pPassword', True), 'CK_PBE_PARAMS.pPassword', False, 0)
+            self._s.pPassword = _pb_addr
+            _pb_keep(self._s, 'pPassword', _pb_kept)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_PBE_PARAMS.pPassword'))
 
@@ -13098,8 +13098,8 @@ class CK_PBE_PARAMS(_pb_Record):
         return self._s.ulPasswordLen
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        self._s.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+    def ulPasswordLen(self, _pb_given):
+        self._s.ulPasswordLen = _pb_index(_pb_given, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulPasswordLen'))
 
@@ -13110,15 +13110,15 @@ class CK_PBE_PARAMS(_pb_Record):
 
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSalt = None
             _pb_keep(self._s, 'pSalt', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PBE_PARAMS.pSalt', True), 'CK_PBE_PARAMS.pSalt', False, 0)
-            self._s.pSalt = address
-            _pb_keep(self._s, 'pSalt', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_PBE_PARAMS.pSalt', True), 'CK_PBE_PARAMS.pSalt', False, 0)
+            self._s.pSalt = _pb_addr
+            _pb_keep(self._s, 'pSalt', _pb_kept)
 
     pSalt = pSalt.deleter(_pb_undeletable('CK_PBE_PARAMS.pSalt'))
 
@@ -13127,8 +13127,8 @@ class CK_PBE_PARAMS(_pb_Record):
         return self._s.ulSaltLen
 
     @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._s.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
+    def ulSaltLen(self, _pb_given):
+        self._s.ulSaltLen = _pb_index(_pb_given, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
     ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulSaltLen'))
 
@@ -13137,8 +13137,8 @@ class CK_PBE_PARAMS(_pb_Record):
         return self._s.ulIteration
 
     @ulIteration.setter
-    def ulIteration(self, value):
-        self._s.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
+    def ulIteration(self, _pb_given):
+        self._s.ulIteration = _pb_index(_pb_given, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
     ulIteration = ulIteration.deleter(_pb_undeletable('CK_PBE_PARAMS.ulIteration'))
 
@@ -13182,8 +13182,8 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         return self._s.bBC
 
     @bBC.setter
-    def bBC(self, value):
-        self._s.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
+    def bBC(self, _pb_given):
+        self._s.bBC = _pb_index(_pb_given, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
     bBC = bBC.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC'))
 
@@ -13194,15 +13194,15 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
 
     @pX.setter
-    def pX(self, value):
+    def pX(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pX = None
             _pb_keep(self._s, 'pX', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True), 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', False, 0)
-            self._s.pX = address
-            _pb_keep(self._s, 'pX', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True), 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', False, 0)
+            self._s.pX = _pb_addr
+            _pb_keep(self._s, 'pX', _pb_kept)
 
     pX = pX.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.pX'))
 
@@ -13211,8 +13211,8 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         return self._s.ulXLen
 
     @ulXLen.setter
-    def ulXLen(self, value):
-        self._s.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
+    def ulXLen(self, _pb_given):
+        self._s.ulXLen = _pb_index(_pb_given, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
     ulXLen = ulXLen.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen'))
 
@@ -13260,15 +13260,15 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
 
     @pClientRandom.setter
-    def pClientRandom(self, value):
+    def pClientRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pClientRandom = None
             _pb_keep(self._s, 'pClientRandom', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pClientRandom', True), 'CK_SSL3_RANDOM_DATA.pClientRandom', False, 0)
-            self._s.pClientRandom = address
-            _pb_keep(self._s, 'pClientRandom', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SSL3_RANDOM_DATA.pClientRandom', True), 'CK_SSL3_RANDOM_DATA.pClientRandom', False, 0)
+            self._s.pClientRandom = _pb_addr
+            _pb_keep(self._s, 'pClientRandom', _pb_kept)
 
     pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pClientRandom'))
 
@@ -13277,8 +13277,8 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
         return self._s.ulClientRandomLen
 
     @ulClientRandomLen.setter
-    def ulClientRandomLen(self, value):
-        self._s.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+    def ulClientRandomLen(self, _pb_given):
+        self._s.ulClientRandomLen = _pb_index(_pb_given, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
     ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulClientRandomLen'))
 
@@ -13289,15 +13289,15 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
 
     @pServerRandom.setter
-    def pServerRandom(self, value):
+    def pServerRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pServerRandom = None
             _pb_keep(self._s, 'pServerRandom', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pServerRandom', True), 'CK_SSL3_RANDOM_DATA.pServerRandom', False, 0)
-            self._s.pServerRandom = address
-            _pb_keep(self._s, 'pServerRandom', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SSL3_RANDOM_DATA.pServerRandom', True), 'CK_SSL3_RANDOM_DATA.pServerRandom', False, 0)
+            self._s.pServerRandom = _pb_addr
+            _pb_keep(self._s, 'pServerRandom', _pb_kept)
 
     pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pServerRandom'))
 
@@ -13306,8 +13306,8 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
         return self._s.ulServerRandomLen
 
     @ulServerRandomLen.setter
-    def ulServerRandomLen(self, value):
-        self._s.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+    def ulServerRandomLen(self, _pb_given):
+        self._s.ulServerRandomLen = _pb_index(_pb_given, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
     ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulServerRandomLen'))
 
@@ -13349,11 +13349,11 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
@@ -13362,11 +13362,11 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
-        self._s.pVersion = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pVersion', value)
+        _pb_record_value(_pb_given, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._s.pVersion = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pVersion', _pb_given)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -13416,8 +13416,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._s.hClientMacSecret
 
     @hClientMacSecret.setter
-    def hClientMacSecret(self, value):
-        self._s.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
+    def hClientMacSecret(self, _pb_given):
+        self._s.hClientMacSecret = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
     hClientMacSecret = hClientMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientMacSecret'))
 
@@ -13426,8 +13426,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._s.hServerMacSecret
 
     @hServerMacSecret.setter
-    def hServerMacSecret(self, value):
-        self._s.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
+    def hServerMacSecret(self, _pb_given):
+        self._s.hServerMacSecret = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
 
     hServerMacSecret = hServerMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerMacSecret'))
 
@@ -13436,8 +13436,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._s.hClientKey
 
     @hClientKey.setter
-    def hClientKey(self, value):
-        self._s.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
+    def hClientKey(self, _pb_given):
+        self._s.hClientKey = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
     hClientKey = hClientKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientKey'))
 
@@ -13446,8 +13446,8 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         return self._s.hServerKey
 
     @hServerKey.setter
-    def hServerKey(self, value):
-        self._s.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
+    def hServerKey(self, _pb_given):
+        self._s.hServerKey = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
     hServerKey = hServerKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerKey'))
 
@@ -13458,15 +13458,15 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
 
     @pIVClient.setter
-    def pIVClient(self, value):
+    def pIVClient(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIVClient = None
             _pb_keep(self._s, 'pIVClient', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True), 'CK_SSL3_KEY_MAT_OUT.pIVClient', False, 0)
-            self._s.pIVClient = address
-            _pb_keep(self._s, 'pIVClient', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True), 'CK_SSL3_KEY_MAT_OUT.pIVClient', False, 0)
+            self._s.pIVClient = _pb_addr
+            _pb_keep(self._s, 'pIVClient', _pb_kept)
 
     pIVClient = pIVClient.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVClient'))
 
@@ -13477,15 +13477,15 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
 
     @pIVServer.setter
-    def pIVServer(self, value):
+    def pIVServer(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIVServer = None
             _pb_keep(self._s, 'pIVServer', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True), 'CK_SSL3_KEY_MAT_OUT.pIVServer', False, 0)
-            self._s.pIVServer = address
-            _pb_keep(self._s, 'pIVServer', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True), 'CK_SSL3_KEY_MAT_OUT.pIVServer', False, 0)
+            self._s.pIVServer = _pb_addr
+            _pb_keep(self._s, 'pIVServer', _pb_kept)
 
     pIVServer = pIVServer.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVServer'))
 
@@ -13535,8 +13535,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulMacSizeInBits
 
     @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        self._s.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+    def ulMacSizeInBits(self, _pb_given):
+        self._s.ulMacSizeInBits = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
     ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
@@ -13545,8 +13545,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulKeySizeInBits
 
     @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        self._s.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+    def ulKeySizeInBits(self, _pb_given):
+        self._s.ulKeySizeInBits = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
     ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
@@ -13555,8 +13555,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulIVSizeInBits
 
     @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        self._s.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+    def ulIVSizeInBits(self, _pb_given):
+        self._s.ulIVSizeInBits = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
     ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
@@ -13565,8 +13565,8 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return self._s.bIsExport
 
     @bIsExport.setter
-    def bIsExport(self, value):
-        self._s.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
+    def bIsExport(self, _pb_given):
+        self._s.bIsExport = _pb_index(_pb_given, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
     bIsExport = bIsExport.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.bIsExport'))
 
@@ -13575,11 +13575,11 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.RandomInfo'))
 
@@ -13588,11 +13588,11 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
-        self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pReturnedKeyMaterial', value)
+        _pb_record_value(_pb_given, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._s.pReturnedKeyMaterial = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pReturnedKeyMaterial', _pb_given)
 
     pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
@@ -13644,15 +13644,15 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pSeed', True), 'CK_TLS_PRF_PARAMS.pSeed', False, 0)
-            self._s.pSeed = address
-            _pb_keep(self._s, 'pSeed', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_TLS_PRF_PARAMS.pSeed', True), 'CK_TLS_PRF_PARAMS.pSeed', False, 0)
+            self._s.pSeed = _pb_addr
+            _pb_keep(self._s, 'pSeed', _pb_kept)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pSeed'))
 
@@ -13661,8 +13661,8 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         return self._s.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._s.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._s.ulSeedLen = _pb_index(_pb_given, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulSeedLen'))
 
@@ -13673,15 +13673,15 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pLabel = None
             _pb_keep(self._s, 'pLabel', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pLabel', True), 'CK_TLS_PRF_PARAMS.pLabel', False, 0)
-            self._s.pLabel = address
-            _pb_keep(self._s, 'pLabel', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_TLS_PRF_PARAMS.pLabel', True), 'CK_TLS_PRF_PARAMS.pLabel', False, 0)
+            self._s.pLabel = _pb_addr
+            _pb_keep(self._s, 'pLabel', _pb_kept)
 
     pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pLabel'))
 
@@ -13690,8 +13690,8 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         return self._s.ulLabelLen
 
     @ulLabelLen.setter
-    def ulLabelLen(self, value):
-        self._s.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+    def ulLabelLen(self, _pb_given):
+        self._s.ulLabelLen = _pb_index(_pb_given, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
     ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulLabelLen'))
 
@@ -13702,15 +13702,15 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
 
     @pOutput.setter
-    def pOutput(self, value):
+    def pOutput(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOutput = None
             _pb_keep(self._s, 'pOutput', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pOutput', True), 'CK_TLS_PRF_PARAMS.pOutput', False, 0)
-            self._s.pOutput = address
-            _pb_keep(self._s, 'pOutput', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_TLS_PRF_PARAMS.pOutput', True), 'CK_TLS_PRF_PARAMS.pOutput', False, 0)
+            self._s.pOutput = _pb_addr
+            _pb_keep(self._s, 'pOutput', _pb_kept)
 
     pOutput = pOutput.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pOutput'))
 
@@ -13719,19 +13719,19 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         return _pb_pointer(self._s.pulOutputLen, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pulOutputLen')))
 
     @pulOutputLen.setter
-    def pulOutputLen(self, value):
+    def pulOutputLen(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pulOutputLen = None
             _pb_keep(self._s, 'pulOutputLen', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_TLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
-            self._s.pulOutputLen = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pulOutputLen', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_TLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._s.pulOutputLen = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pulOutputLen', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pulOutputLen', True, 8, False)
-            self._s.pulOutputLen = address
-            _pb_keep(self._s, 'pulOutputLen', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_TLS_PRF_PARAMS.pulOutputLen', True, 8, False)
+            self._s.pulOutputLen = _pb_addr
+            _pb_keep(self._s, 'pulOutputLen', _pb_kept)
 
     pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pulOutputLen'))
 
@@ -13775,11 +13775,11 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
@@ -13788,11 +13788,11 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_VERSION, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
-        self._s.pVersion = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pVersion', value)
+        _pb_record_value(_pb_given, CK_VERSION, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._s.pVersion = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pVersion', _pb_given)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -13801,8 +13801,8 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._s.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._s.prfHashMechanism = _pb_index(_pb_given, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
@@ -13854,8 +13854,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulMacSizeInBits
 
     @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        self._s.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+    def ulMacSizeInBits(self, _pb_given):
+        self._s.ulMacSizeInBits = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
     ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
@@ -13864,8 +13864,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulKeySizeInBits
 
     @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        self._s.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+    def ulKeySizeInBits(self, _pb_given):
+        self._s.ulKeySizeInBits = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
     ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
@@ -13874,8 +13874,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulIVSizeInBits
 
     @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        self._s.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+    def ulIVSizeInBits(self, _pb_given):
+        self._s.ulIVSizeInBits = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
     ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
@@ -13884,8 +13884,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._s.bIsExport
 
     @bIsExport.setter
-    def bIsExport(self, value):
-        self._s.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
+    def bIsExport(self, _pb_given):
+        self._s.bIsExport = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
     bIsExport = bIsExport.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.bIsExport'))
 
@@ -13894,11 +13894,11 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.RandomInfo'))
 
@@ -13907,11 +13907,11 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
-        self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pReturnedKeyMaterial', value)
+        _pb_record_value(_pb_given, CK_SSL3_KEY_MAT_OUT, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._s.pReturnedKeyMaterial = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pReturnedKeyMaterial', _pb_given)
 
     pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
@@ -13920,8 +13920,8 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return self._s.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._s.prfHashMechanism = _pb_index(_pb_given, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism'))
 
@@ -13971,8 +13971,8 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return self._s.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._s.prfMechanism = _pb_index(_pb_given, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.prfMechanism'))
 
@@ -13983,15 +13983,15 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pLabel = None
             _pb_keep(self._s, 'pLabel', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pLabel', True), 'CK_TLS_KDF_PARAMS.pLabel', False, 0)
-            self._s.pLabel = address
-            _pb_keep(self._s, 'pLabel', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_TLS_KDF_PARAMS.pLabel', True), 'CK_TLS_KDF_PARAMS.pLabel', False, 0)
+            self._s.pLabel = _pb_addr
+            _pb_keep(self._s, 'pLabel', _pb_kept)
 
     pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pLabel'))
 
@@ -14000,8 +14000,8 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return self._s.ulLabelLength
 
     @ulLabelLength.setter
-    def ulLabelLength(self, value):
-        self._s.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
+    def ulLabelLength(self, _pb_given):
+        self._s.ulLabelLength = _pb_index(_pb_given, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
 
     ulLabelLength = ulLabelLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulLabelLength'))
 
@@ -14010,11 +14010,11 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return _pb_view(CK_SSL3_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.RandomInfo'))
 
@@ -14025,15 +14025,15 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
 
     @pContextData.setter
-    def pContextData(self, value):
+    def pContextData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pContextData = None
             _pb_keep(self._s, 'pContextData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pContextData', True), 'CK_TLS_KDF_PARAMS.pContextData', False, 0)
-            self._s.pContextData = address
-            _pb_keep(self._s, 'pContextData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_TLS_KDF_PARAMS.pContextData', True), 'CK_TLS_KDF_PARAMS.pContextData', False, 0)
+            self._s.pContextData = _pb_addr
+            _pb_keep(self._s, 'pContextData', _pb_kept)
 
     pContextData = pContextData.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pContextData'))
 
@@ -14042,8 +14042,8 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         return self._s.ulContextDataLength
 
     @ulContextDataLength.setter
-    def ulContextDataLength(self, value):
-        self._s.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
+    def ulContextDataLength(self, _pb_given):
+        self._s.ulContextDataLength = _pb_index(_pb_given, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
     ulContextDataLength = ulContextDataLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulContextDataLength'))
 
@@ -14089,8 +14089,8 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
         return self._s.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._s.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._s.prfHashMechanism = _pb_index(_pb_given, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.prfHashMechanism'))
 
@@ -14099,8 +14099,8 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
         return self._s.ulMacLength
 
     @ulMacLength.setter
-    def ulMacLength(self, value):
-        self._s.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
+    def ulMacLength(self, _pb_given):
+        self._s.ulMacLength = _pb_index(_pb_given, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
     ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulMacLength'))
 
@@ -14109,8 +14109,8 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
         return self._s.ulServerOrClient
 
     @ulServerOrClient.setter
-    def ulServerOrClient(self, value):
-        self._s.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
+    def ulServerOrClient(self, _pb_given):
+        self._s.ulServerOrClient = _pb_index(_pb_given, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
     ulServerOrClient = ulServerOrClient.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulServerOrClient'))
 
@@ -14166,8 +14166,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.bExtract
 
     @bExtract.setter
-    def bExtract(self, value):
-        self._s.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
+    def bExtract(self, _pb_given):
+        self._s.bExtract = _pb_index(_pb_given, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
     bExtract = bExtract.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExtract'))
 
@@ -14176,8 +14176,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.bExpand
 
     @bExpand.setter
-    def bExpand(self, value):
-        self._s.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
+    def bExpand(self, _pb_given):
+        self._s.bExpand = _pb_index(_pb_given, 'CK_HKDF_PARAMS.bExpand', 0, 255)
 
     bExpand = bExpand.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExpand'))
 
@@ -14186,8 +14186,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._s.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._s.prfHashMechanism = _pb_index(_pb_given, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_HKDF_PARAMS.prfHashMechanism'))
 
@@ -14196,8 +14196,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.ulSaltType
 
     @ulSaltType.setter
-    def ulSaltType(self, value):
-        self._s.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
+    def ulSaltType(self, _pb_given):
+        self._s.ulSaltType = _pb_index(_pb_given, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
     ulSaltType = ulSaltType.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltType'))
 
@@ -14208,15 +14208,15 @@ class CK_HKDF_PARAMS(_pb_Record):
 
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSalt = None
             _pb_keep(self._s, 'pSalt', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_HKDF_PARAMS.pSalt', True), 'CK_HKDF_PARAMS.pSalt', False, 0)
-            self._s.pSalt = address
-            _pb_keep(self._s, 'pSalt', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_HKDF_PARAMS.pSalt', True), 'CK_HKDF_PARAMS.pSalt', False, 0)
+            self._s.pSalt = _pb_addr
+            _pb_keep(self._s, 'pSalt', _pb_kept)
 
     pSalt = pSalt.deleter(_pb_undeletable('CK_HKDF_PARAMS.pSalt'))
 
@@ -14225,8 +14225,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.ulSaltLen
 
     @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._s.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
+    def ulSaltLen(self, _pb_given):
+        self._s.ulSaltLen = _pb_index(_pb_given, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
     ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltLen'))
 
@@ -14235,8 +14235,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.hSaltKey
 
     @hSaltKey.setter
-    def hSaltKey(self, value):
-        self._s.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
+    def hSaltKey(self, _pb_given):
+        self._s.hSaltKey = _pb_index(_pb_given, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
     hSaltKey = hSaltKey.deleter(_pb_undeletable('CK_HKDF_PARAMS.hSaltKey'))
 
@@ -14247,15 +14247,15 @@ class CK_HKDF_PARAMS(_pb_Record):
 
 
     @pInfo.setter
-    def pInfo(self, value):
+    def pInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pInfo = None
             _pb_keep(self._s, 'pInfo', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_HKDF_PARAMS.pInfo', True), 'CK_HKDF_PARAMS.pInfo', False, 0)
-            self._s.pInfo = address
-            _pb_keep(self._s, 'pInfo', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_HKDF_PARAMS.pInfo', True), 'CK_HKDF_PARAMS.pInfo', False, 0)
+            self._s.pInfo = _pb_addr
+            _pb_keep(self._s, 'pInfo', _pb_kept)
 
     pInfo = pInfo.deleter(_pb_undeletable('CK_HKDF_PARAMS.pInfo'))
 
@@ -14264,8 +14264,8 @@ class CK_HKDF_PARAMS(_pb_Record):
         return self._s.ulInfoLen
 
     @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        self._s.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
+    def ulInfoLen(self, _pb_given):
+        self._s.ulInfoLen = _pb_index(_pb_given, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
     ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulInfoLen'))
 
@@ -14313,15 +14313,15 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
 
     @pClientRandom.setter
-    def pClientRandom(self, value):
+    def pClientRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pClientRandom = None
             _pb_keep(self._s, 'pClientRandom', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pClientRandom', True), 'CK_WTLS_RANDOM_DATA.pClientRandom', False, 0)
-            self._s.pClientRandom = address
-            _pb_keep(self._s, 'pClientRandom', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_RANDOM_DATA.pClientRandom', True), 'CK_WTLS_RANDOM_DATA.pClientRandom', False, 0)
+            self._s.pClientRandom = _pb_addr
+            _pb_keep(self._s, 'pClientRandom', _pb_kept)
 
     pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pClientRandom'))
 
@@ -14330,8 +14330,8 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
         return self._s.ulClientRandomLen
 
     @ulClientRandomLen.setter
-    def ulClientRandomLen(self, value):
-        self._s.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+    def ulClientRandomLen(self, _pb_given):
+        self._s.ulClientRandomLen = _pb_index(_pb_given, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
     ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulClientRandomLen'))
 
@@ -14342,15 +14342,15 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
 
     @pServerRandom.setter
-    def pServerRandom(self, value):
+    def pServerRandom(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pServerRandom = None
             _pb_keep(self._s, 'pServerRandom', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pServerRandom', True), 'CK_WTLS_RANDOM_DATA.pServerRandom', False, 0)
-            self._s.pServerRandom = address
-            _pb_keep(self._s, 'pServerRandom', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_RANDOM_DATA.pServerRandom', True), 'CK_WTLS_RANDOM_DATA.pServerRandom', False, 0)
+            self._s.pServerRandom = _pb_addr
+            _pb_keep(self._s, 'pServerRandom', _pb_kept)
 
     pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pServerRandom'))
 
@@ -14359,8 +14359,8 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
         return self._s.ulServerRandomLen
 
     @ulServerRandomLen.setter
-    def ulServerRandomLen(self, value):
-        self._s.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+    def ulServerRandomLen(self, _pb_given):
+        self._s.ulServerRandomLen = _pb_index(_pb_given, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
     ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulServerRandomLen'))
 
@@ -14404,8 +14404,8 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._s.DigestMechanism
 
     @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
+    def DigestMechanism(self, _pb_given):
+        self._s.DigestMechanism = _pb_index(_pb_given, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
     DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism'))
 
@@ -14414,11 +14414,11 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view(CK_WTLS_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_WTLS_RANDOM_DATA):
-            raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_WTLS_RANDOM_DATA):
+            raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
@@ -14429,15 +14429,15 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pVersion = None
             _pb_keep(self._s, 'pVersion', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True), 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', False, 0)
-            self._s.pVersion = address
-            _pb_keep(self._s, 'pVersion', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True), 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', False, 0)
+            self._s.pVersion = _pb_addr
+            _pb_keep(self._s, 'pVersion', _pb_kept)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -14489,8 +14489,8 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return self._s.DigestMechanism
 
     @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
+    def DigestMechanism(self, _pb_given):
+        self._s.DigestMechanism = _pb_index(_pb_given, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
     DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.DigestMechanism'))
 
@@ -14501,15 +14501,15 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pSeed', True), 'CK_WTLS_PRF_PARAMS.pSeed', False, 0)
-            self._s.pSeed = address
-            _pb_keep(self._s, 'pSeed', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_PRF_PARAMS.pSeed', True), 'CK_WTLS_PRF_PARAMS.pSeed', False, 0)
+            self._s.pSeed = _pb_addr
+            _pb_keep(self._s, 'pSeed', _pb_kept)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pSeed'))
 
@@ -14518,8 +14518,8 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return self._s.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._s.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._s.ulSeedLen = _pb_index(_pb_given, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulSeedLen'))
 
@@ -14530,15 +14530,15 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pLabel = None
             _pb_keep(self._s, 'pLabel', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pLabel', True), 'CK_WTLS_PRF_PARAMS.pLabel', False, 0)
-            self._s.pLabel = address
-            _pb_keep(self._s, 'pLabel', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_PRF_PARAMS.pLabel', True), 'CK_WTLS_PRF_PARAMS.pLabel', False, 0)
+            self._s.pLabel = _pb_addr
+            _pb_keep(self._s, 'pLabel', _pb_kept)
 
     pLabel = pLabel.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pLabel'))
 
@@ -14547,8 +14547,8 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return self._s.ulLabelLen
 
     @ulLabelLen.setter
-    def ulLabelLen(self, value):
-        self._s.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+    def ulLabelLen(self, _pb_given):
+        self._s.ulLabelLen = _pb_index(_pb_given, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
     ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulLabelLen'))
 
@@ -14559,15 +14559,15 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
 
     @pOutput.setter
-    def pOutput(self, value):
+    def pOutput(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOutput = None
             _pb_keep(self._s, 'pOutput', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pOutput', True), 'CK_WTLS_PRF_PARAMS.pOutput', False, 0)
-            self._s.pOutput = address
-            _pb_keep(self._s, 'pOutput', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_PRF_PARAMS.pOutput', True), 'CK_WTLS_PRF_PARAMS.pOutput', False, 0)
+            self._s.pOutput = _pb_addr
+            _pb_keep(self._s, 'pOutput', _pb_kept)
 
     pOutput = pOutput.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pOutput'))
 
@@ -14576,19 +14576,19 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         return _pb_pointer(self._s.pulOutputLen, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pulOutputLen')))
 
     @pulOutputLen.setter
-    def pulOutputLen(self, value):
+    def pulOutputLen(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pulOutputLen = None
             _pb_keep(self._s, 'pulOutputLen', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_WTLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
-            self._s.pulOutputLen = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pulOutputLen', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_WTLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._s.pulOutputLen = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pulOutputLen', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True, 8, False)
-            self._s.pulOutputLen = address
-            _pb_keep(self._s, 'pulOutputLen', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True, 8, False)
+            self._s.pulOutputLen = _pb_addr
+            _pb_keep(self._s, 'pulOutputLen', _pb_kept)
 
     pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pulOutputLen'))
 
@@ -14632,8 +14632,8 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         return self._s.hMacSecret
 
     @hMacSecret.setter
-    def hMacSecret(self, value):
-        self._s.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
+    def hMacSecret(self, _pb_given):
+        self._s.hMacSecret = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
     hMacSecret = hMacSecret.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hMacSecret'))
 
@@ -14642,8 +14642,8 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         return self._s.hKey
 
     @hKey.setter
-    def hKey(self, value):
-        self._s.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
+    def hKey(self, _pb_given):
+        self._s.hKey = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
     hKey = hKey.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hKey'))
 
@@ -14654,15 +14654,15 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
 
     @pIV.setter
-    def pIV(self, value):
+    def pIV(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIV = None
             _pb_keep(self._s, 'pIV', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True), 'CK_WTLS_KEY_MAT_OUT.pIV', False, 0)
-            self._s.pIV = address
-            _pb_keep(self._s, 'pIV', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_WTLS_KEY_MAT_OUT.pIV', True), 'CK_WTLS_KEY_MAT_OUT.pIV', False, 0)
+            self._s.pIV = _pb_addr
+            _pb_keep(self._s, 'pIV', _pb_kept)
 
     pIV = pIV.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.pIV'))
 
@@ -14716,8 +14716,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._s.DigestMechanism
 
     @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
+    def DigestMechanism(self, _pb_given):
+        self._s.DigestMechanism = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
     DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism'))
 
@@ -14726,8 +14726,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulMacSizeInBits
 
     @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        self._s.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+    def ulMacSizeInBits(self, _pb_given):
+        self._s.ulMacSizeInBits = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
     ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
@@ -14736,8 +14736,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulKeySizeInBits
 
     @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        self._s.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+    def ulKeySizeInBits(self, _pb_given):
+        self._s.ulKeySizeInBits = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
     ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
@@ -14746,8 +14746,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulIVSizeInBits
 
     @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        self._s.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+    def ulIVSizeInBits(self, _pb_given):
+        self._s.ulIVSizeInBits = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
     ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
@@ -14756,8 +14756,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._s.ulSequenceNumber
 
     @ulSequenceNumber.setter
-    def ulSequenceNumber(self, value):
-        self._s.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
+    def ulSequenceNumber(self, _pb_given):
+        self._s.ulSequenceNumber = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
     ulSequenceNumber = ulSequenceNumber.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber'))
 
@@ -14766,8 +14766,8 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return self._s.bIsExport
 
     @bIsExport.setter
-    def bIsExport(self, value):
-        self._s.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
+    def bIsExport(self, _pb_given):
+        self._s.bIsExport = _pb_index(_pb_given, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
     bIsExport = bIsExport.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.bIsExport'))
 
@@ -14776,11 +14776,11 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view(CK_WTLS_RANDOM_DATA, self._s.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_WTLS_RANDOM_DATA):
-            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
-        self._s.RandomInfo = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+    def RandomInfo(self, _pb_given):
+        if not isinstance(_pb_given, CK_WTLS_RANDOM_DATA):
+            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(_pb_given).__name__}")
+        self._s.RandomInfo = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.RandomInfo'))
 
@@ -14789,11 +14789,11 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _S59, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
-        self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pReturnedKeyMaterial', value)
+        _pb_record_value(_pb_given, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._s.pReturnedKeyMaterial = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pReturnedKeyMaterial', _pb_given)
 
     pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
@@ -14837,8 +14837,8 @@ class CK_PRF_DATA_PARAM(_pb_Record):
         return self._s.type
 
     @type.setter
-    def type(self, value):
-        self._s.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
+    def type(self, _pb_given):
+        self._s.type = _pb_index(_pb_given, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
 
     type = type.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.type'))
 
@@ -14847,19 +14847,19 @@ class CK_PRF_DATA_PARAM(_pb_Record):
         return _pb_pointer(self._s.pValue, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pValue')))
 
     @pValue.setter
-    def pValue(self, value):
+    def pValue(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pValue = None
             _pb_keep(self._s, 'pValue', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PRF_DATA_PARAM.pValue', 'a contiguous buffer')
-            self._s.pValue = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pValue', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PRF_DATA_PARAM.pValue', 'a contiguous buffer')
+            self._s.pValue = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pValue', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PRF_DATA_PARAM.pValue', False, 0, True)
-            self._s.pValue = address
-            _pb_keep(self._s, 'pValue', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_PRF_DATA_PARAM.pValue', False, 0, True)
+            self._s.pValue = _pb_addr
+            _pb_keep(self._s, 'pValue', _pb_kept)
 
     pValue = pValue.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.pValue'))
 
@@ -14868,8 +14868,8 @@ class CK_PRF_DATA_PARAM(_pb_Record):
         return self._s.ulValueLen
 
     @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._s.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
+    def ulValueLen(self, _pb_given):
+        self._s.ulValueLen = _pb_index(_pb_given, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
     ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.ulValueLen'))
 
@@ -14913,8 +14913,8 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
         return self._s.bLittleEndian
 
     @bLittleEndian.setter
-    def bLittleEndian(self, value):
-        self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
+    def bLittleEndian(self, _pb_given):
+        self._s.bLittleEndian = _pb_index(_pb_given, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
     bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.bLittleEndian'))
 
@@ -14923,8 +14923,8 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
         return self._s.ulWidthInBits
 
     @ulWidthInBits.setter
-    def ulWidthInBits(self, value):
-        self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+    def ulWidthInBits(self, _pb_given):
+        self._s.ulWidthInBits = _pb_index(_pb_given, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
     ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits'))
 
@@ -14970,8 +14970,8 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         return self._s.dkmLengthMethod
 
     @dkmLengthMethod.setter
-    def dkmLengthMethod(self, value):
-        self._s.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
+    def dkmLengthMethod(self, _pb_given):
+        self._s.dkmLengthMethod = _pb_index(_pb_given, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
     dkmLengthMethod = dkmLengthMethod.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod'))
 
@@ -14980,8 +14980,8 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         return self._s.bLittleEndian
 
     @bLittleEndian.setter
-    def bLittleEndian(self, value):
-        self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
+    def bLittleEndian(self, _pb_given):
+        self._s.bLittleEndian = _pb_index(_pb_given, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
     bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian'))
 
@@ -14990,8 +14990,8 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         return self._s.ulWidthInBits
 
     @ulWidthInBits.setter
-    def ulWidthInBits(self, value):
-        self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+    def ulWidthInBits(self, _pb_given):
+        self._s.ulWidthInBits = _pb_index(_pb_given, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
     ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits'))
 
@@ -15035,11 +15035,11 @@ class CK_DERIVED_KEY(_pb_Record):
         return _pb_view_at(CK_ATTRIBUTE, _S5, self._s.pTemplate, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pTemplate')))
 
     @pTemplate.setter
-    def pTemplate(self, value):
+    def pTemplate(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_ATTRIBUTE, 'CK_DERIVED_KEY.pTemplate')
-        self._s.pTemplate = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pTemplate', value)
+        _pb_record_value(_pb_given, CK_ATTRIBUTE, 'CK_DERIVED_KEY.pTemplate')
+        self._s.pTemplate = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pTemplate', _pb_given)
 
     pTemplate = pTemplate.deleter(_pb_undeletable('CK_DERIVED_KEY.pTemplate'))
 
@@ -15048,8 +15048,8 @@ class CK_DERIVED_KEY(_pb_Record):
         return self._s.ulAttributeCount
 
     @ulAttributeCount.setter
-    def ulAttributeCount(self, value):
-        self._s.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
+    def ulAttributeCount(self, _pb_given):
+        self._s.ulAttributeCount = _pb_index(_pb_given, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
 
     ulAttributeCount = ulAttributeCount.deleter(_pb_undeletable('CK_DERIVED_KEY.ulAttributeCount'))
 
@@ -15058,19 +15058,19 @@ class CK_DERIVED_KEY(_pb_Record):
         return _pb_pointer(self._s.phKey, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'phKey')))
 
     @phKey.setter
-    def phKey(self, value):
+    def phKey(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.phKey = None
             _pb_keep(self._s, 'phKey', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_DERIVED_KEY.phKey', 'a writable contiguous buffer')
-            self._s.phKey = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'phKey', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_DERIVED_KEY.phKey', 'a writable contiguous buffer')
+            self._s.phKey = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'phKey', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_DERIVED_KEY.phKey', True, 8, False)
-            self._s.phKey = address
-            _pb_keep(self._s, 'phKey', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_DERIVED_KEY.phKey', True, 8, False)
+            self._s.phKey = _pb_addr
+            _pb_keep(self._s, 'phKey', _pb_kept)
 
     phKey = phKey.deleter(_pb_undeletable('CK_DERIVED_KEY.phKey'))
 
@@ -15118,8 +15118,8 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return self._s.prfType
 
     @prfType.setter
-    def prfType(self, value):
-        self._s.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
+    def prfType(self, _pb_given):
+        self._s.prfType = _pb_index(_pb_given, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
     prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.prfType'))
 
@@ -15128,8 +15128,8 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return self._s.ulNumberOfDataParams
 
     @ulNumberOfDataParams.setter
-    def ulNumberOfDataParams(self, value):
-        self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+    def ulNumberOfDataParams(self, _pb_given):
+        self._s.ulNumberOfDataParams = _pb_index(_pb_given, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
     ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams'))
 
@@ -15138,11 +15138,11 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_PRF_DATA_PARAM, _S61, self._s.pDataParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pDataParams')))
 
     @pDataParams.setter
-    def pDataParams(self, value):
+    def pDataParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_KDF_PARAMS.pDataParams')
-        self._s.pDataParams = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pDataParams', value)
+        _pb_record_value(_pb_given, CK_PRF_DATA_PARAM, 'CK_SP800_108_KDF_PARAMS.pDataParams')
+        self._s.pDataParams = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pDataParams', _pb_given)
 
     pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pDataParams'))
 
@@ -15151,8 +15151,8 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return self._s.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
-    def ulAdditionalDerivedKeys(self, value):
-        self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+    def ulAdditionalDerivedKeys(self, _pb_given):
+        self._s.ulAdditionalDerivedKeys = _pb_index(_pb_given, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
     ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
@@ -15161,11 +15161,11 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_DERIVED_KEY, _S64, self._s.pAdditionalDerivedKeys, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
-    def pAdditionalDerivedKeys(self, value):
+    def pAdditionalDerivedKeys(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
-        self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
+        _pb_record_value(_pb_given, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._s.pAdditionalDerivedKeys = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pAdditionalDerivedKeys', _pb_given)
 
     pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys'))
 
@@ -15217,8 +15217,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._s.prfType
 
     @prfType.setter
-    def prfType(self, value):
-        self._s.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
+    def prfType(self, _pb_given):
+        self._s.prfType = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
     prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType'))
 
@@ -15227,8 +15227,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._s.ulNumberOfDataParams
 
     @ulNumberOfDataParams.setter
-    def ulNumberOfDataParams(self, value):
-        self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+    def ulNumberOfDataParams(self, _pb_given):
+        self._s.ulNumberOfDataParams = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
     ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams'))
 
@@ -15237,11 +15237,11 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_PRF_DATA_PARAM, _S61, self._s.pDataParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pDataParams')))
 
     @pDataParams.setter
-    def pDataParams(self, value):
+    def pDataParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
-        self._s.pDataParams = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pDataParams', value)
+        _pb_record_value(_pb_given, CK_PRF_DATA_PARAM, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+        self._s.pDataParams = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pDataParams', _pb_given)
 
     pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams'))
 
@@ -15250,8 +15250,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._s.ulIVLen
 
     @ulIVLen.setter
-    def ulIVLen(self, value):
-        self._s.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
+    def ulIVLen(self, _pb_given):
+        self._s.ulIVLen = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
     ulIVLen = ulIVLen.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen'))
 
@@ -15262,15 +15262,15 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
 
     @pIV.setter
-    def pIV(self, value):
+    def pIV(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIV = None
             _pb_keep(self._s, 'pIV', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True), 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', False, 0)
-            self._s.pIV = address
-            _pb_keep(self._s, 'pIV', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True), 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', False, 0)
+            self._s.pIV = _pb_addr
+            _pb_keep(self._s, 'pIV', _pb_kept)
 
     pIV = pIV.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV'))
 
@@ -15279,8 +15279,8 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return self._s.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
-    def ulAdditionalDerivedKeys(self, value):
-        self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+    def ulAdditionalDerivedKeys(self, _pb_given):
+        self._s.ulAdditionalDerivedKeys = _pb_index(_pb_given, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
     ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
@@ -15289,11 +15289,11 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return _pb_view_at(CK_DERIVED_KEY, _S64, self._s.pAdditionalDerivedKeys, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
-    def pAdditionalDerivedKeys(self, value):
+    def pAdditionalDerivedKeys(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
-        self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
+        _pb_record_value(_pb_given, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._s.pAdditionalDerivedKeys = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pAdditionalDerivedKeys', _pb_given)
 
     pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys'))
 
@@ -15347,8 +15347,8 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return self._s.certificateHandle
 
     @certificateHandle.setter
-    def certificateHandle(self, value):
-        self._s.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
+    def certificateHandle(self, _pb_given):
+        self._s.certificateHandle = _pb_index(_pb_given, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
     certificateHandle = certificateHandle.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.certificateHandle'))
 
@@ -15357,11 +15357,11 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return _pb_view_at(CK_MECHANISM, _S7, self._s.pSigningMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSigningMechanism')))
 
     @pSigningMechanism.setter
-    def pSigningMechanism(self, value):
+    def pSigningMechanism(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
-        self._s.pSigningMechanism = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pSigningMechanism', value)
+        _pb_record_value(_pb_given, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
+        self._s.pSigningMechanism = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pSigningMechanism', _pb_given)
 
     pSigningMechanism = pSigningMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pSigningMechanism'))
 
@@ -15370,11 +15370,11 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return _pb_view_at(CK_MECHANISM, _S7, self._s.pDigestMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pDigestMechanism')))
 
     @pDigestMechanism.setter
-    def pDigestMechanism(self, value):
+    def pDigestMechanism(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pDigestMechanism')
-        self._s.pDigestMechanism = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pDigestMechanism', value)
+        _pb_record_value(_pb_given, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pDigestMechanism')
+        self._s.pDigestMechanism = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pDigestMechanism', _pb_given)
 
     pDigestMechanism = pDigestMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pDigestMechanism'))
 
@@ -15385,15 +15385,15 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
 
     @pContentType.setter
-    def pContentType(self, value):
+    def pContentType(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pContentType = None
             _pb_keep(self._s, 'pContentType', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pContentType', True), 'CK_CMS_SIG_PARAMS.pContentType', False, 0)
-            self._s.pContentType = address
-            _pb_keep(self._s, 'pContentType', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CMS_SIG_PARAMS.pContentType', True), 'CK_CMS_SIG_PARAMS.pContentType', False, 0)
+            self._s.pContentType = _pb_addr
+            _pb_keep(self._s, 'pContentType', _pb_kept)
 
     pContentType = pContentType.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pContentType'))
 
@@ -15404,15 +15404,15 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
 
     @pRequestedAttributes.setter
-    def pRequestedAttributes(self, value):
+    def pRequestedAttributes(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pRequestedAttributes = None
             _pb_keep(self._s, 'pRequestedAttributes', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True), 'CK_CMS_SIG_PARAMS.pRequestedAttributes', False, 0)
-            self._s.pRequestedAttributes = address
-            _pb_keep(self._s, 'pRequestedAttributes', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True), 'CK_CMS_SIG_PARAMS.pRequestedAttributes', False, 0)
+            self._s.pRequestedAttributes = _pb_addr
+            _pb_keep(self._s, 'pRequestedAttributes', _pb_kept)
 
     pRequestedAttributes = pRequestedAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequestedAttributes'))
 
@@ -15421,8 +15421,8 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return self._s.ulRequestedAttributesLen
 
     @ulRequestedAttributesLen.setter
-    def ulRequestedAttributesLen(self, value):
-        self._s.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
+    def ulRequestedAttributesLen(self, _pb_given):
+        self._s.ulRequestedAttributesLen = _pb_index(_pb_given, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
     ulRequestedAttributesLen = ulRequestedAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen'))
 
@@ -15433,15 +15433,15 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
 
     @pRequiredAttributes.setter
-    def pRequiredAttributes(self, value):
+    def pRequiredAttributes(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pRequiredAttributes = None
             _pb_keep(self._s, 'pRequiredAttributes', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True), 'CK_CMS_SIG_PARAMS.pRequiredAttributes', False, 0)
-            self._s.pRequiredAttributes = address
-            _pb_keep(self._s, 'pRequiredAttributes', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True), 'CK_CMS_SIG_PARAMS.pRequiredAttributes', False, 0)
+            self._s.pRequiredAttributes = _pb_addr
+            _pb_keep(self._s, 'pRequiredAttributes', _pb_kept)
 
     pRequiredAttributes = pRequiredAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequiredAttributes'))
 
@@ -15450,8 +15450,8 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         return self._s.ulRequiredAttributesLen
 
     @ulRequiredAttributesLen.setter
-    def ulRequiredAttributesLen(self, value):
-        self._s.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
+    def ulRequiredAttributesLen(self, _pb_given):
+        self._s.ulRequiredAttributesLen = _pb_index(_pb_given, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
     ulRequiredAttributesLen = ulRequiredAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen'))
 
@@ -15495,15 +15495,15 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
 
     @pData.setter
-    def pData(self, value):
+    def pData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEY_DERIVATION_STRING_DATA.pData', True), 'CK_KEY_DERIVATION_STRING_DATA.pData', False, 0)
-            self._s.pData = address
-            _pb_keep(self._s, 'pData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_KEY_DERIVATION_STRING_DATA.pData', True), 'CK_KEY_DERIVATION_STRING_DATA.pData', False, 0)
+            self._s.pData = _pb_addr
+            _pb_keep(self._s, 'pData', _pb_kept)
 
     pData = pData.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.pData'))
 
@@ -15512,8 +15512,8 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
         return self._s.ulLen
 
     @ulLen.setter
-    def ulLen(self, value):
-        self._s.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
+    def ulLen(self, _pb_given):
+        self._s.ulLen = _pb_index(_pb_given, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
     ulLen = ulLen.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.ulLen'))
 
@@ -15569,8 +15569,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._s.saltSource
 
     @saltSource.setter
-    def saltSource(self, value):
-        self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
+    def saltSource(self, _pb_given):
+        self._s.saltSource = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
 
     saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.saltSource'))
 
@@ -15579,19 +15579,19 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return _pb_pointer(self._s.pSaltSourceData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
-    def pSaltSourceData(self, value):
+    def pSaltSourceData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSaltSourceData = None
             _pb_keep(self._s, 'pSaltSourceData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', 'a contiguous buffer')
-            self._s.pSaltSourceData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pSaltSourceData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', 'a contiguous buffer')
+            self._s.pSaltSourceData = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pSaltSourceData', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', False, 0, True)
-            self._s.pSaltSourceData = address
-            _pb_keep(self._s, 'pSaltSourceData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', False, 0, True)
+            self._s.pSaltSourceData = _pb_addr
+            _pb_keep(self._s, 'pSaltSourceData', _pb_kept)
 
     pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData'))
 
@@ -15600,8 +15600,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._s.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
-    def ulSaltSourceDataLen(self, value):
-        self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
+    def ulSaltSourceDataLen(self, _pb_given):
+        self._s.ulSaltSourceDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
 
     ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen'))
 
@@ -15610,8 +15610,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._s.iterations
 
     @iterations.setter
-    def iterations(self, value):
-        self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
+    def iterations(self, _pb_given):
+        self._s.iterations = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
     iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.iterations'))
 
@@ -15620,8 +15620,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._s.prf
 
     @prf.setter
-    def prf(self, value):
-        self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
+    def prf(self, _pb_given):
+        self._s.prf = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
 
     prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.prf'))
 
@@ -15630,19 +15630,19 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return _pb_pointer(self._s.pPrfData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pPrfData')))
 
     @pPrfData.setter
-    def pPrfData(self, value):
+    def pPrfData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPrfData = None
             _pb_keep(self._s, 'pPrfData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pPrfData', 'a contiguous buffer')
-            self._s.pPrfData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pPrfData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pPrfData', 'a contiguous buffer')
+            self._s.pPrfData = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pPrfData', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.pPrfData', False, 0, True)
-            self._s.pPrfData = address
-            _pb_keep(self._s, 'pPrfData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.pPrfData', False, 0, True)
+            self._s.pPrfData = _pb_addr
+            _pb_keep(self._s, 'pPrfData', _pb_kept)
 
     pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPrfData'))
 
@@ -15651,8 +15651,8 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return self._s.ulPrfDataLen
 
     @ulPrfDataLen.setter
-    def ulPrfDataLen(self, value):
-        self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
+    def ulPrfDataLen(self, _pb_given):
+        self._s.ulPrfDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
     ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen'))
 
@@ -15663,15 +15663,15 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS.pPassword', False, 0)
-            self._s.pPassword = address
-            _pb_keep(self._s, 'pPassword', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS.pPassword', False, 0)
+            self._s.pPassword = _pb_addr
+            _pb_keep(self._s, 'pPassword', _pb_kept)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPassword'))
 
@@ -15680,19 +15680,19 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         return _pb_pointer(self._s.ulPasswordLen, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'ulPasswordLen')))
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
+    def ulPasswordLen(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.ulPasswordLen = None
             _pb_keep(self._s, 'ulPasswordLen', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'unsigned long *', 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', 'a writable contiguous buffer')
-            self._s.ulPasswordLen = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'ulPasswordLen', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'unsigned long *', 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', 'a writable contiguous buffer')
+            self._s.ulPasswordLen = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'ulPasswordLen', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True, 8, False)
-            self._s.ulPasswordLen = address
-            _pb_keep(self._s, 'ulPasswordLen', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True, 8, False)
+            self._s.ulPasswordLen = _pb_addr
+            _pb_keep(self._s, 'ulPasswordLen', _pb_kept)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen'))
 
@@ -15748,8 +15748,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._s.saltSource
 
     @saltSource.setter
-    def saltSource(self, value):
-        self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
+    def saltSource(self, _pb_given):
+        self._s.saltSource = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
 
     saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.saltSource'))
 
@@ -15758,19 +15758,19 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return _pb_pointer(self._s.pSaltSourceData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
-    def pSaltSourceData(self, value):
+    def pSaltSourceData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSaltSourceData = None
             _pb_keep(self._s, 'pSaltSourceData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', 'a contiguous buffer')
-            self._s.pSaltSourceData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pSaltSourceData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', 'a contiguous buffer')
+            self._s.pSaltSourceData = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pSaltSourceData', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', False, 0, True)
-            self._s.pSaltSourceData = address
-            _pb_keep(self._s, 'pSaltSourceData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', False, 0, True)
+            self._s.pSaltSourceData = _pb_addr
+            _pb_keep(self._s, 'pSaltSourceData', _pb_kept)
 
     pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData'))
 
@@ -15779,8 +15779,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._s.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
-    def ulSaltSourceDataLen(self, value):
-        self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
+    def ulSaltSourceDataLen(self, _pb_given):
+        self._s.ulSaltSourceDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
 
     ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen'))
 
@@ -15789,8 +15789,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._s.iterations
 
     @iterations.setter
-    def iterations(self, value):
-        self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
+    def iterations(self, _pb_given):
+        self._s.iterations = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
     iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.iterations'))
 
@@ -15799,8 +15799,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._s.prf
 
     @prf.setter
-    def prf(self, value):
-        self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
+    def prf(self, _pb_given):
+        self._s.prf = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
 
     prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.prf'))
 
@@ -15809,19 +15809,19 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return _pb_pointer(self._s.pPrfData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pPrfData')))
 
     @pPrfData.setter
-    def pPrfData(self, value):
+    def pPrfData(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPrfData = None
             _pb_keep(self._s, 'pPrfData', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', 'a contiguous buffer')
-            self._s.pPrfData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pPrfData', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', 'a contiguous buffer')
+            self._s.pPrfData = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pPrfData', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', False, 0, True)
-            self._s.pPrfData = address
-            _pb_keep(self._s, 'pPrfData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', False, 0, True)
+            self._s.pPrfData = _pb_addr
+            _pb_keep(self._s, 'pPrfData', _pb_kept)
 
     pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPrfData'))
 
@@ -15830,8 +15830,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._s.ulPrfDataLen
 
     @ulPrfDataLen.setter
-    def ulPrfDataLen(self, value):
-        self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
+    def ulPrfDataLen(self, _pb_given):
+        self._s.ulPrfDataLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
     ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen'))
 
@@ -15842,15 +15842,15 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS2.pPassword', False, 0)
-            self._s.pPassword = address
-            _pb_keep(self._s, 'pPassword', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS2.pPassword', False, 0)
+            self._s.pPassword = _pb_addr
+            _pb_keep(self._s, 'pPassword', _pb_kept)
 
     pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPassword'))
 
@@ -15859,8 +15859,8 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         return self._s.ulPasswordLen
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        self._s.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
+    def ulPasswordLen(self, _pb_given):
+        self._s.ulPasswordLen = _pb_index(_pb_given, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
     ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen'))
 
@@ -15904,8 +15904,8 @@ class CK_OTP_PARAM(_pb_Record):
         return self._s.type
 
     @type.setter
-    def type(self, value):
-        self._s.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
+    def type(self, _pb_given):
+        self._s.type = _pb_index(_pb_given, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
 
     type = type.deleter(_pb_undeletable('CK_OTP_PARAM.type'))
 
@@ -15914,19 +15914,19 @@ class CK_OTP_PARAM(_pb_Record):
         return _pb_pointer(self._s.pValue, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pValue')))
 
     @pValue.setter
-    def pValue(self, value):
+    def pValue(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pValue = None
             _pb_keep(self._s, 'pValue', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'CK_OTP_PARAM.pValue', 'a contiguous buffer')
-            self._s.pValue = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'pValue', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'CK_OTP_PARAM.pValue', 'a contiguous buffer')
+            self._s.pValue = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'pValue', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_OTP_PARAM.pValue', False, 0, True)
-            self._s.pValue = address
-            _pb_keep(self._s, 'pValue', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'CK_OTP_PARAM.pValue', False, 0, True)
+            self._s.pValue = _pb_addr
+            _pb_keep(self._s, 'pValue', _pb_kept)
 
     pValue = pValue.deleter(_pb_undeletable('CK_OTP_PARAM.pValue'))
 
@@ -15935,8 +15935,8 @@ class CK_OTP_PARAM(_pb_Record):
         return self._s.ulValueLen
 
     @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._s.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
+    def ulValueLen(self, _pb_given):
+        self._s.ulValueLen = _pb_index(_pb_given, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
     ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_OTP_PARAM.ulValueLen'))
 
@@ -15978,11 +15978,11 @@ class CK_OTP_PARAMS(_pb_Record):
         return _pb_view_at(CK_OTP_PARAM, _S71, self._s.pParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pParams')))
 
     @pParams.setter
-    def pParams(self, value):
+    def pParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_PARAMS.pParams')
-        self._s.pParams = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pParams', value)
+        _pb_record_value(_pb_given, CK_OTP_PARAM, 'CK_OTP_PARAMS.pParams')
+        self._s.pParams = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pParams', _pb_given)
 
     pParams = pParams.deleter(_pb_undeletable('CK_OTP_PARAMS.pParams'))
 
@@ -15991,8 +15991,8 @@ class CK_OTP_PARAMS(_pb_Record):
         return self._s.ulCount
 
     @ulCount.setter
-    def ulCount(self, value):
-        self._s.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
+    def ulCount(self, _pb_given):
+        self._s.ulCount = _pb_index(_pb_given, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
     ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_PARAMS.ulCount'))
 
@@ -16034,11 +16034,11 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         return _pb_view_at(CK_OTP_PARAM, _S71, self._s.pParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pParams')))
 
     @pParams.setter
-    def pParams(self, value):
+    def pParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_SIGNATURE_INFO.pParams')
-        self._s.pParams = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pParams', value)
+        _pb_record_value(_pb_given, CK_OTP_PARAM, 'CK_OTP_SIGNATURE_INFO.pParams')
+        self._s.pParams = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pParams', _pb_given)
 
     pParams = pParams.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.pParams'))
 
@@ -16047,8 +16047,8 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         return self._s.ulCount
 
     @ulCount.setter
-    def ulCount(self, value):
-        self._s.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
+    def ulCount(self, _pb_given):
+        self._s.ulCount = _pb_index(_pb_given, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
     ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.ulCount'))
 
@@ -16094,11 +16094,11 @@ class CK_KIP_PARAMS(_pb_Record):
         return _pb_view_at(CK_MECHANISM, _S7, self._s.pMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pMechanism')))
 
     @pMechanism.setter
-    def pMechanism(self, value):
+    def pMechanism(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_MECHANISM, 'CK_KIP_PARAMS.pMechanism')
-        self._s.pMechanism = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pMechanism', value)
+        _pb_record_value(_pb_given, CK_MECHANISM, 'CK_KIP_PARAMS.pMechanism')
+        self._s.pMechanism = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pMechanism', _pb_given)
 
     pMechanism = pMechanism.deleter(_pb_undeletable('CK_KIP_PARAMS.pMechanism'))
 
@@ -16107,8 +16107,8 @@ class CK_KIP_PARAMS(_pb_Record):
         return self._s.hKey
 
     @hKey.setter
-    def hKey(self, value):
-        self._s.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
+    def hKey(self, _pb_given):
+        self._s.hKey = _pb_index(_pb_given, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
     hKey = hKey.deleter(_pb_undeletable('CK_KIP_PARAMS.hKey'))
 
@@ -16119,15 +16119,15 @@ class CK_KIP_PARAMS(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KIP_PARAMS.pSeed', True), 'CK_KIP_PARAMS.pSeed', False, 0)
-            self._s.pSeed = address
-            _pb_keep(self._s, 'pSeed', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_KIP_PARAMS.pSeed', True), 'CK_KIP_PARAMS.pSeed', False, 0)
+            self._s.pSeed = _pb_addr
+            _pb_keep(self._s, 'pSeed', _pb_kept)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_KIP_PARAMS.pSeed'))
 
@@ -16136,8 +16136,8 @@ class CK_KIP_PARAMS(_pb_Record):
         return self._s.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._s.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._s.ulSeedLen = _pb_index(_pb_given, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_KIP_PARAMS.ulSeedLen'))
 
@@ -16183,8 +16183,8 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         return self._s.hash
 
     @hash.setter
-    def hash(self, value):
-        self._s.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
+    def hash(self, _pb_given):
+        self._s.hash = _pb_index(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
     hash = hash.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.hash'))
 
@@ -16195,15 +16195,15 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True), 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', False, 0)
-            self._s.pSeed = address
-            _pb_keep(self._s, 'pSeed', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True), 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', False, 0)
+            self._s.pSeed = _pb_addr
+            _pb_keep(self._s, 'pSeed', _pb_kept)
 
     pSeed = pSeed.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.pSeed'))
 
@@ -16212,8 +16212,8 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         return self._s.ulSeedLen
 
     @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        self._s.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
+    def ulSeedLen(self, _pb_given):
+        self._s.ulSeedLen = _pb_index(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
     ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen'))
 
@@ -16222,8 +16222,8 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         return self._s.ulIndex
 
     @ulIndex.setter
-    def ulIndex(self, value):
-        self._s.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
+    def ulIndex(self, _pb_given):
+        self._s.ulIndex = _pb_index(_pb_given, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
     ulIndex = ulIndex.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulIndex'))
 
@@ -16269,8 +16269,8 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.ulAESKeyBits
 
     @ulAESKeyBits.setter
-    def ulAESKeyBits(self, value):
-        self._s.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
+    def ulAESKeyBits(self, _pb_given):
+        self._s.ulAESKeyBits = _pb_index(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
     ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
@@ -16279,8 +16279,8 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf'))
 
@@ -16289,8 +16289,8 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.ulSharedDataLen
 
     @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+    def ulSharedDataLen(self, _pb_given):
+        self._s.ulSharedDataLen = _pb_index(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
     ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen'))
 
@@ -16301,15 +16301,15 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True), 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', False, 0)
-            self._s.pSharedData = address
-            _pb_keep(self._s, 'pSharedData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True), 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', False, 0)
+            self._s.pSharedData = _pb_addr
+            _pb_keep(self._s, 'pSharedData', _pb_kept)
 
     pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData'))
 
@@ -16351,8 +16351,8 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.ulAESKeyBits
 
     @ulAESKeyBits.setter
-    def ulAESKeyBits(self, value):
-        self._s.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
+    def ulAESKeyBits(self, _pb_given):
+        self._s.ulAESKeyBits = _pb_index(_pb_given, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
     ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
@@ -16361,11 +16361,11 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _S13, self._s.pOAEPParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pOAEPParams')))
 
     @pOAEPParams.setter
-    def pOAEPParams(self, value):
+    def pOAEPParams(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
-        self._s.pOAEPParams = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pOAEPParams', value)
+        _pb_record_value(_pb_given, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
+        self._s.pOAEPParams = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pOAEPParams', _pb_given)
 
     pOAEPParams = pOAEPParams.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams'))
 
@@ -16413,8 +16413,8 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.kdf'))
 
@@ -16425,15 +16425,15 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True), 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', False, 0)
-            self._s.pPublicData = address
-            _pb_keep(self._s, 'pPublicData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True), 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', False, 0)
+            self._s.pPublicData = _pb_addr
+            _pb_keep(self._s, 'pPublicData', _pb_kept)
 
     pPublicData = pPublicData.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pPublicData'))
 
@@ -16442,8 +16442,8 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         return self._s.ulPublicDataLen
 
     @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        self._s.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+    def ulPublicDataLen(self, _pb_given):
+        self._s.ulPublicDataLen = _pb_index(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
     ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen'))
 
@@ -16454,15 +16454,15 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
 
     @pUKM.setter
-    def pUKM(self, value):
+    def pUKM(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pUKM = None
             _pb_keep(self._s, 'pUKM', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True), 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', False, 0)
-            self._s.pUKM = address
-            _pb_keep(self._s, 'pUKM', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True), 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', False, 0)
+            self._s.pUKM = _pb_addr
+            _pb_keep(self._s, 'pUKM', _pb_kept)
 
     pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pUKM'))
 
@@ -16471,8 +16471,8 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         return self._s.ulUKMLen
 
     @ulUKMLen.setter
-    def ulUKMLen(self, value):
-        self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
+    def ulUKMLen(self, _pb_given):
+        self._s.ulUKMLen = _pb_index(_pb_given, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
     ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen'))
 
@@ -16522,15 +16522,15 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
 
     @pWrapOID.setter
-    def pWrapOID(self, value):
+    def pWrapOID(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pWrapOID = None
             _pb_keep(self._s, 'pWrapOID', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True), 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', False, 0)
-            self._s.pWrapOID = address
-            _pb_keep(self._s, 'pWrapOID', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True), 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', False, 0)
+            self._s.pWrapOID = _pb_addr
+            _pb_keep(self._s, 'pWrapOID', _pb_kept)
 
     pWrapOID = pWrapOID.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID'))
 
@@ -16539,8 +16539,8 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.ulWrapOIDLen
 
     @ulWrapOIDLen.setter
-    def ulWrapOIDLen(self, value):
-        self._s.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
+    def ulWrapOIDLen(self, _pb_given):
+        self._s.ulWrapOIDLen = _pb_index(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
     ulWrapOIDLen = ulWrapOIDLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen'))
 
@@ -16551,15 +16551,15 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
 
     @pUKM.setter
-    def pUKM(self, value):
+    def pUKM(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pUKM = None
             _pb_keep(self._s, 'pUKM', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True), 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', False, 0)
-            self._s.pUKM = address
-            _pb_keep(self._s, 'pUKM', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True), 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', False, 0)
+            self._s.pUKM = _pb_addr
+            _pb_keep(self._s, 'pUKM', _pb_kept)
 
     pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM'))
 
@@ -16568,8 +16568,8 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.ulUKMLen
 
     @ulUKMLen.setter
-    def ulUKMLen(self, value):
-        self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
+    def ulUKMLen(self, _pb_given):
+        self._s.ulUKMLen = _pb_index(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
     ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen'))
 
@@ -16578,8 +16578,8 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         return self._s.hKey
 
     @hKey.setter
-    def hKey(self, value):
-        self._s.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
+    def hKey(self, _pb_given):
+        self._s.hKey = _pb_index(_pb_given, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
     hKey = hKey.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey'))
 
@@ -16623,8 +16623,8 @@ class CK_EDDSA_PARAMS(_pb_Record):
         return self._s.phFlag
 
     @phFlag.setter
-    def phFlag(self, value):
-        self._s.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
+    def phFlag(self, _pb_given):
+        self._s.phFlag = _pb_index(_pb_given, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
     phFlag = phFlag.deleter(_pb_undeletable('CK_EDDSA_PARAMS.phFlag'))
 
@@ -16633,8 +16633,8 @@ class CK_EDDSA_PARAMS(_pb_Record):
         return self._s.ulContextDataLen
 
     @ulContextDataLen.setter
-    def ulContextDataLen(self, value):
-        self._s.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
+    def ulContextDataLen(self, _pb_given):
+        self._s.ulContextDataLen = _pb_index(_pb_given, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
     ulContextDataLen = ulContextDataLen.deleter(_pb_undeletable('CK_EDDSA_PARAMS.ulContextDataLen'))
 
@@ -16645,15 +16645,15 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
 
     @pContextData.setter
-    def pContextData(self, value):
+    def pContextData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pContextData = None
             _pb_keep(self._s, 'pContextData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_EDDSA_PARAMS.pContextData', True), 'CK_EDDSA_PARAMS.pContextData', False, 0)
-            self._s.pContextData = address
-            _pb_keep(self._s, 'pContextData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_EDDSA_PARAMS.pContextData', True), 'CK_EDDSA_PARAMS.pContextData', False, 0)
+            self._s.pContextData = _pb_addr
+            _pb_keep(self._s, 'pContextData', _pb_kept)
 
     pContextData = pContextData.deleter(_pb_undeletable('CK_EDDSA_PARAMS.pContextData'))
 
@@ -16695,8 +16695,8 @@ class CK_XEDDSA_PARAMS(_pb_Record):
         return self._s.hash
 
     @hash.setter
-    def hash(self, value):
-        self._s.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
+    def hash(self, _pb_given):
+        self._s.hash = _pb_index(_pb_given, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
     hash = hash.deleter(_pb_undeletable('CK_XEDDSA_PARAMS.hash'))
 
@@ -16748,8 +16748,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.kdf'))
 
@@ -16758,8 +16758,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._s.pPeer_identity
 
     @pPeer_identity.setter
-    def pPeer_identity(self, value):
-        self._s.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
+    def pPeer_identity(self, _pb_given):
+        self._s.pPeer_identity = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
     pPeer_identity = pPeer_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_identity'))
 
@@ -16768,8 +16768,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._s.pPeer_prekey
 
     @pPeer_prekey.setter
-    def pPeer_prekey(self, value):
-        self._s.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
+    def pPeer_prekey(self, _pb_given):
+        self._s.pPeer_prekey = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
     pPeer_prekey = pPeer_prekey.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_prekey'))
 
@@ -16780,15 +16780,15 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
 
     @pPrekey_signature.setter
-    def pPrekey_signature(self, value):
+    def pPrekey_signature(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPrekey_signature = None
             _pb_keep(self._s, 'pPrekey_signature', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True), 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', False, 0)
-            self._s.pPrekey_signature = address
-            _pb_keep(self._s, 'pPrekey_signature', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True), 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', False, 0)
+            self._s.pPrekey_signature = _pb_addr
+            _pb_keep(self._s, 'pPrekey_signature', _pb_kept)
 
     pPrekey_signature = pPrekey_signature.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPrekey_signature'))
 
@@ -16799,15 +16799,15 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
 
     @pOnetime_key.setter
-    def pOnetime_key(self, value):
+    def pOnetime_key(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOnetime_key = None
             _pb_keep(self._s, 'pOnetime_key', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True), 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', False, 0)
-            self._s.pOnetime_key = address
-            _pb_keep(self._s, 'pOnetime_key', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True), 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', False, 0)
+            self._s.pOnetime_key = _pb_addr
+            _pb_keep(self._s, 'pOnetime_key', _pb_kept)
 
     pOnetime_key = pOnetime_key.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOnetime_key'))
 
@@ -16816,8 +16816,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._s.pOwn_identity
 
     @pOwn_identity.setter
-    def pOwn_identity(self, value):
-        self._s.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
+    def pOwn_identity(self, _pb_given):
+        self._s.pOwn_identity = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
     pOwn_identity = pOwn_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_identity'))
 
@@ -16826,8 +16826,8 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         return self._s.pOwn_ephemeral
 
     @pOwn_ephemeral.setter
-    def pOwn_ephemeral(self, value):
-        self._s.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
+    def pOwn_ephemeral(self, _pb_given):
+        self._s.pOwn_ephemeral = _pb_index(_pb_given, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
     pOwn_ephemeral = pOwn_ephemeral.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral'))
 
@@ -16877,8 +16877,8 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         return self._s.kdf
 
     @kdf.setter
-    def kdf(self, value):
-        self._s.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
+    def kdf(self, _pb_given):
+        self._s.kdf = _pb_index(_pb_given, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
     kdf = kdf.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.kdf'))
 
@@ -16889,15 +16889,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pIdentity_id.setter
-    def pIdentity_id(self, value):
+    def pIdentity_id(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIdentity_id = None
             _pb_keep(self._s, 'pIdentity_id', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True), 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', False, 0)
-            self._s.pIdentity_id = address
-            _pb_keep(self._s, 'pIdentity_id', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True), 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', False, 0)
+            self._s.pIdentity_id = _pb_addr
+            _pb_keep(self._s, 'pIdentity_id', _pb_kept)
 
     pIdentity_id = pIdentity_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pIdentity_id'))
 
@@ -16908,15 +16908,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pPrekey_id.setter
-    def pPrekey_id(self, value):
+    def pPrekey_id(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pPrekey_id = None
             _pb_keep(self._s, 'pPrekey_id', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True), 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', False, 0)
-            self._s.pPrekey_id = address
-            _pb_keep(self._s, 'pPrekey_id', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True), 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', False, 0)
+            self._s.pPrekey_id = _pb_addr
+            _pb_keep(self._s, 'pPrekey_id', _pb_kept)
 
     pPrekey_id = pPrekey_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pPrekey_id'))
 
@@ -16927,15 +16927,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pOnetime_id.setter
-    def pOnetime_id(self, value):
+    def pOnetime_id(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pOnetime_id = None
             _pb_keep(self._s, 'pOnetime_id', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True), 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', False, 0)
-            self._s.pOnetime_id = address
-            _pb_keep(self._s, 'pOnetime_id', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True), 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', False, 0)
+            self._s.pOnetime_id = _pb_addr
+            _pb_keep(self._s, 'pOnetime_id', _pb_kept)
 
     pOnetime_id = pOnetime_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pOnetime_id'))
 
@@ -16944,8 +16944,8 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         return self._s.pInitiator_identity
 
     @pInitiator_identity.setter
-    def pInitiator_identity(self, value):
-        self._s.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
+    def pInitiator_identity(self, _pb_given):
+        self._s.pInitiator_identity = _pb_index(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
     pInitiator_identity = pInitiator_identity.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_identity'))
 
@@ -16956,15 +16956,15 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
 
     @pInitiator_ephemeral.setter
-    def pInitiator_ephemeral(self, value):
+    def pInitiator_ephemeral(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pInitiator_ephemeral = None
             _pb_keep(self._s, 'pInitiator_ephemeral', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True), 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', False, 0)
-            self._s.pInitiator_ephemeral = address
-            _pb_keep(self._s, 'pInitiator_ephemeral', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True), 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', False, 0)
+            self._s.pInitiator_ephemeral = _pb_addr
+            _pb_keep(self._s, 'pInitiator_ephemeral', _pb_kept)
 
     pInitiator_ephemeral = pInitiator_ephemeral.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral'))
 
@@ -17020,15 +17020,15 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
 
     @sk.setter
-    def sk(self, value):
+    def sk(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.sk = None
             _pb_keep(self._s, 'sk', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True), 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', False, 0)
-            self._s.sk = address
-            _pb_keep(self._s, 'sk', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True), 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', False, 0)
+            self._s.sk = _pb_addr
+            _pb_keep(self._s, 'sk', _pb_kept)
 
     sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.sk'))
 
@@ -17037,8 +17037,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.peer_public_prekey
 
     @peer_public_prekey.setter
-    def peer_public_prekey(self, value):
-        self._s.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
+    def peer_public_prekey(self, _pb_given):
+        self._s.peer_public_prekey = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
 
     peer_public_prekey = peer_public_prekey.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey'))
 
@@ -17047,8 +17047,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.peer_public_identity
 
     @peer_public_identity.setter
-    def peer_public_identity(self, value):
-        self._s.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
+    def peer_public_identity(self, _pb_given):
+        self._s.peer_public_identity = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
     peer_public_identity = peer_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity'))
 
@@ -17057,8 +17057,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.own_public_identity
 
     @own_public_identity.setter
-    def own_public_identity(self, value):
-        self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
+    def own_public_identity(self, _pb_given):
+        self._s.own_public_identity = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
 
     own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity'))
 
@@ -17067,8 +17067,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.bEncryptedHeader
 
     @bEncryptedHeader.setter
-    def bEncryptedHeader(self, value):
-        self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
+    def bEncryptedHeader(self, _pb_given):
+        self._s.bEncryptedHeader = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
     bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader'))
 
@@ -17077,8 +17077,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.eCurve
 
     @eCurve.setter
-    def eCurve(self, value):
-        self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
+    def eCurve(self, _pb_given):
+        self._s.eCurve = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
 
     eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve'))
 
@@ -17087,8 +17087,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.aeadMechanism
 
     @aeadMechanism.setter
-    def aeadMechanism(self, value):
-        self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
+    def aeadMechanism(self, _pb_given):
+        self._s.aeadMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
     aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism'))
 
@@ -17097,8 +17097,8 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         return self._s.kdfMechanism
 
     @kdfMechanism.setter
-    def kdfMechanism(self, value):
-        self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
+    def kdfMechanism(self, _pb_given):
+        self._s.kdfMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
     kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism'))
 
@@ -17154,15 +17154,15 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
 
     @sk.setter
-    def sk(self, value):
+    def sk(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.sk = None
             _pb_keep(self._s, 'sk', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True), 'CK_X2RATCHET_RESPOND_PARAMS.sk', False, 0)
-            self._s.sk = address
-            _pb_keep(self._s, 'sk', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True), 'CK_X2RATCHET_RESPOND_PARAMS.sk', False, 0)
+            self._s.sk = _pb_addr
+            _pb_keep(self._s, 'sk', _pb_kept)
 
     sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.sk'))
 
@@ -17171,8 +17171,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.own_prekey
 
     @own_prekey.setter
-    def own_prekey(self, value):
-        self._s.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
+    def own_prekey(self, _pb_given):
+        self._s.own_prekey = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
 
     own_prekey = own_prekey.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_prekey'))
 
@@ -17181,8 +17181,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.initiator_identity
 
     @initiator_identity.setter
-    def initiator_identity(self, value):
-        self._s.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
+    def initiator_identity(self, _pb_given):
+        self._s.initiator_identity = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
     initiator_identity = initiator_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity'))
 
@@ -17191,8 +17191,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.own_public_identity
 
     @own_public_identity.setter
-    def own_public_identity(self, value):
-        self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
+    def own_public_identity(self, _pb_given):
+        self._s.own_public_identity = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
 
     own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity'))
 
@@ -17201,8 +17201,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.bEncryptedHeader
 
     @bEncryptedHeader.setter
-    def bEncryptedHeader(self, value):
-        self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
+    def bEncryptedHeader(self, _pb_given):
+        self._s.bEncryptedHeader = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
     bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader'))
 
@@ -17211,8 +17211,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.eCurve
 
     @eCurve.setter
-    def eCurve(self, value):
-        self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
+    def eCurve(self, _pb_given):
+        self._s.eCurve = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
 
     eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.eCurve'))
 
@@ -17221,8 +17221,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.aeadMechanism
 
     @aeadMechanism.setter
-    def aeadMechanism(self, value):
-        self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
+    def aeadMechanism(self, _pb_given):
+        self._s.aeadMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
     aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism'))
 
@@ -17231,8 +17231,8 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         return self._s.kdfMechanism
 
     @kdfMechanism.setter
-    def kdfMechanism(self, value):
-        self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+    def kdfMechanism(self, _pb_given):
+        self._s.kdfMechanism = _pb_index(_pb_given, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
     kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism'))
 
@@ -17284,15 +17284,15 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
 
     @pGX.setter
-    def pGX(self, value):
+    def pGX(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pGX = None
             _pb_keep(self._s, 'pGX', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGX', True), 'CK_NSS_JPAKEPublicValue.pGX', False, 0)
-            self._s.pGX = address
-            _pb_keep(self._s, 'pGX', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_JPAKEPublicValue.pGX', True), 'CK_NSS_JPAKEPublicValue.pGX', False, 0)
+            self._s.pGX = _pb_addr
+            _pb_keep(self._s, 'pGX', _pb_kept)
 
     pGX = pGX.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGX'))
 
@@ -17301,8 +17301,8 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         return self._s.ulGXLen
 
     @ulGXLen.setter
-    def ulGXLen(self, value):
-        self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
+    def ulGXLen(self, _pb_given):
+        self._s.ulGXLen = _pb_index(_pb_given, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
     ulGXLen = ulGXLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGXLen'))
 
@@ -17313,15 +17313,15 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
 
     @pGV.setter
-    def pGV(self, value):
+    def pGV(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pGV = None
             _pb_keep(self._s, 'pGV', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGV', True), 'CK_NSS_JPAKEPublicValue.pGV', False, 0)
-            self._s.pGV = address
-            _pb_keep(self._s, 'pGV', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_JPAKEPublicValue.pGV', True), 'CK_NSS_JPAKEPublicValue.pGV', False, 0)
+            self._s.pGV = _pb_addr
+            _pb_keep(self._s, 'pGV', _pb_kept)
 
     pGV = pGV.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGV'))
 
@@ -17330,8 +17330,8 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         return self._s.ulGVLen
 
     @ulGVLen.setter
-    def ulGVLen(self, value):
-        self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
+    def ulGVLen(self, _pb_given):
+        self._s.ulGVLen = _pb_index(_pb_given, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
     ulGVLen = ulGVLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGVLen'))
 
@@ -17342,15 +17342,15 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
 
     @pR.setter
-    def pR(self, value):
+    def pR(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pR = None
             _pb_keep(self._s, 'pR', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pR', True), 'CK_NSS_JPAKEPublicValue.pR', False, 0)
-            self._s.pR = address
-            _pb_keep(self._s, 'pR', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_JPAKEPublicValue.pR', True), 'CK_NSS_JPAKEPublicValue.pR', False, 0)
+            self._s.pR = _pb_addr
+            _pb_keep(self._s, 'pR', _pb_kept)
 
     pR = pR.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pR'))
 
@@ -17359,8 +17359,8 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         return self._s.ulRLen
 
     @ulRLen.setter
-    def ulRLen(self, value):
-        self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+    def ulRLen(self, _pb_given):
+        self._s.ulRLen = _pb_index(_pb_given, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
     ulRLen = ulRLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulRLen'))
 
@@ -17402,11 +17402,11 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx1)
 
     @gx1.setter
-    def gx1(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx1 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
+    def gx1(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._s.gx1 = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     gx1 = gx1.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx1'))
 
@@ -17415,11 +17415,11 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx2)
 
     @gx2.setter
-    def gx2(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx2 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
+    def gx2(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._s.gx2 = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     gx2 = gx2.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx2'))
 
@@ -17469,15 +17469,15 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
 
     @pSharedKey.setter
-    def pSharedKey(self, value):
+    def pSharedKey(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSharedKey = None
             _pb_keep(self._s, 'pSharedKey', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True), 'CK_NSS_JPAKERound2Params.pSharedKey', False, 0)
-            self._s.pSharedKey = address
-            _pb_keep(self._s, 'pSharedKey', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_JPAKERound2Params.pSharedKey', True), 'CK_NSS_JPAKERound2Params.pSharedKey', False, 0)
+            self._s.pSharedKey = _pb_addr
+            _pb_keep(self._s, 'pSharedKey', _pb_kept)
 
     pSharedKey = pSharedKey.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.pSharedKey'))
 
@@ -17486,8 +17486,8 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return self._s.ulSharedKeyLen
 
     @ulSharedKeyLen.setter
-    def ulSharedKeyLen(self, value):
-        self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+    def ulSharedKeyLen(self, _pb_given):
+        self._s.ulSharedKeyLen = _pb_index(_pb_given, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
 
     ulSharedKeyLen = ulSharedKeyLen.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.ulSharedKeyLen'))
 
@@ -17496,11 +17496,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx3)
 
     @gx3.setter
-    def gx3(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx3 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
+    def gx3(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._s.gx3 = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     gx3 = gx3.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx3'))
 
@@ -17509,11 +17509,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx4)
 
     @gx4.setter
-    def gx4(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx4 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
+    def gx4(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._s.gx4 = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     gx4 = gx4.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx4'))
 
@@ -17522,11 +17522,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.A)
 
     @A.setter
-    def A(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.A = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
+    def A(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._s.A = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     A = A.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.A'))
 
@@ -17566,11 +17566,11 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.B)
 
     @B.setter
-    def B(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.B = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
+    def B(self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        self._s.B = _pb_given._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(_pb_given._s), _pb_given._s)
 
     B = B.deleter(_pb_undeletable('CK_NSS_JPAKEFinalParams.B'))
 
@@ -17616,8 +17616,8 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         return self._s.macAlg
 
     @macAlg.setter
-    def macAlg(self, value):
-        self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
+    def macAlg(self, _pb_given):
+        self._s.macAlg = _pb_index(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
     macAlg = macAlg.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg'))
 
@@ -17626,8 +17626,8 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         return self._s.ulBodyTotalLen
 
     @ulBodyTotalLen.setter
-    def ulBodyTotalLen(self, value):
-        self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
+    def ulBodyTotalLen(self, _pb_given):
+        self._s.ulBodyTotalLen = _pb_index(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
     ulBodyTotalLen = ulBodyTotalLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen'))
 
@@ -17638,15 +17638,15 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
 
     @pHeader.setter
-    def pHeader(self, value):
+    def pHeader(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pHeader = None
             _pb_keep(self._s, 'pHeader', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True), 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', False, 0)
-            self._s.pHeader = address
-            _pb_keep(self._s, 'pHeader', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True), 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', False, 0)
+            self._s.pHeader = _pb_addr
+            _pb_keep(self._s, 'pHeader', _pb_kept)
 
     pHeader = pHeader.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader'))
 
@@ -17655,8 +17655,8 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         return self._s.ulHeaderLen
 
     @ulHeaderLen.setter
-    def ulHeaderLen(self, value):
-        self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+    def ulHeaderLen(self, _pb_given):
+        self._s.ulHeaderLen = _pb_index(_pb_given, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
     ulHeaderLen = ulHeaderLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen'))
 
@@ -17706,15 +17706,15 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pNonce', True), 'CK_NSS_AEAD_PARAMS.pNonce', False, 0)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_AEAD_PARAMS.pNonce', True), 'CK_NSS_AEAD_PARAMS.pNonce', False, 0)
+            self._s.pNonce = _pb_addr
+            _pb_keep(self._s, 'pNonce', _pb_kept)
 
     pNonce = pNonce.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pNonce'))
 
@@ -17723,8 +17723,8 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         return self._s.ulNonceLen
 
     @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
+    def ulNonceLen(self, _pb_given):
+        self._s.ulNonceLen = _pb_index(_pb_given, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
     ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulNonceLen'))
 
@@ -17735,15 +17735,15 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pAAD', True), 'CK_NSS_AEAD_PARAMS.pAAD', False, 0)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_AEAD_PARAMS.pAAD', True), 'CK_NSS_AEAD_PARAMS.pAAD', False, 0)
+            self._s.pAAD = _pb_addr
+            _pb_keep(self._s, 'pAAD', _pb_kept)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pAAD'))
 
@@ -17752,8 +17752,8 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         return self._s.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._s.ulAADLen = _pb_index(_pb_given, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulAADLen'))
 
@@ -17762,8 +17762,8 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         return self._s.ulTagLen
 
     @ulTagLen.setter
-    def ulTagLen(self, value):
-        self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+    def ulTagLen(self, _pb_given):
+        self._s.ulTagLen = _pb_index(_pb_given, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
     ulTagLen = ulTagLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulTagLen'))
 
@@ -17813,8 +17813,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._s.bExtract
 
     @bExtract.setter
-    def bExtract(self, value):
-        self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
+    def bExtract(self, _pb_given):
+        self._s.bExtract = _pb_index(_pb_given, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
     bExtract = bExtract.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExtract'))
 
@@ -17825,15 +17825,15 @@ class CK_NSS_HKDFParams(_pb_Record):
 
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSalt = None
             _pb_keep(self._s, 'pSalt', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_HKDFParams.pSalt', True), 'CK_NSS_HKDFParams.pSalt', False, 0)
-            self._s.pSalt = address
-            _pb_keep(self._s, 'pSalt', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_HKDFParams.pSalt', True), 'CK_NSS_HKDFParams.pSalt', False, 0)
+            self._s.pSalt = _pb_addr
+            _pb_keep(self._s, 'pSalt', _pb_kept)
 
     pSalt = pSalt.deleter(_pb_undeletable('CK_NSS_HKDFParams.pSalt'))
 
@@ -17842,8 +17842,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._s.ulSaltLen
 
     @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
+    def ulSaltLen(self, _pb_given):
+        self._s.ulSaltLen = _pb_index(_pb_given, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
     ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulSaltLen'))
 
@@ -17852,8 +17852,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._s.bExpand
 
     @bExpand.setter
-    def bExpand(self, value):
-        self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
+    def bExpand(self, _pb_given):
+        self._s.bExpand = _pb_index(_pb_given, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
     bExpand = bExpand.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExpand'))
 
@@ -17864,15 +17864,15 @@ class CK_NSS_HKDFParams(_pb_Record):
 
 
     @pInfo.setter
-    def pInfo(self, value):
+    def pInfo(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pInfo = None
             _pb_keep(self._s, 'pInfo', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_HKDFParams.pInfo', True), 'CK_NSS_HKDFParams.pInfo', False, 0)
-            self._s.pInfo = address
-            _pb_keep(self._s, 'pInfo', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_HKDFParams.pInfo', True), 'CK_NSS_HKDFParams.pInfo', False, 0)
+            self._s.pInfo = _pb_addr
+            _pb_keep(self._s, 'pInfo', _pb_kept)
 
     pInfo = pInfo.deleter(_pb_undeletable('CK_NSS_HKDFParams.pInfo'))
 
@@ -17881,8 +17881,8 @@ class CK_NSS_HKDFParams(_pb_Record):
         return self._s.ulInfoLen
 
     @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+    def ulInfoLen(self, _pb_given):
+        self._s.ulInfoLen = _pb_index(_pb_given, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
     ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulInfoLen'))
 
@@ -17930,8 +17930,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._s.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._s.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism'))
 
@@ -17940,8 +17940,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._s.bHasSeedKey
 
     @bHasSeedKey.setter
-    def bHasSeedKey(self, value):
-        self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
+    def bHasSeedKey(self, _pb_given):
+        self._s.bHasSeedKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
     bHasSeedKey = bHasSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey'))
 
@@ -17950,8 +17950,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._s.hSeedKey
 
     @hSeedKey.setter
-    def hSeedKey(self, value):
-        self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
+    def hSeedKey(self, _pb_given):
+        self._s.hSeedKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
     hSeedKey = hSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey'))
 
@@ -17962,15 +17962,15 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
 
     @pSeedData.setter
-    def pSeedData(self, value):
+    def pSeedData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSeedData = None
             _pb_keep(self._s, 'pSeedData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True), 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', False, 0)
-            self._s.pSeedData = address
-            _pb_keep(self._s, 'pSeedData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True), 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', False, 0)
+            self._s.pSeedData = _pb_addr
+            _pb_keep(self._s, 'pSeedData', _pb_kept)
 
     pSeedData = pSeedData.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData'))
 
@@ -17979,8 +17979,8 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         return self._s.ulSeedDataLen
 
     @ulSeedDataLen.setter
-    def ulSeedDataLen(self, value):
-        self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+    def ulSeedDataLen(self, _pb_given):
+        self._s.ulSeedDataLen = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
     ulSeedDataLen = ulSeedDataLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen'))
 
@@ -18034,8 +18034,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._s.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism'))
 
@@ -18044,8 +18044,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.bDataAsKey
 
     @bDataAsKey.setter
-    def bDataAsKey(self, value):
-        self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
+    def bDataAsKey(self, _pb_given):
+        self._s.bDataAsKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
     bDataAsKey = bDataAsKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey'))
 
@@ -18054,8 +18054,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.bRekey
 
     @bRekey.setter
-    def bRekey(self, value):
-        self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
+    def bRekey(self, _pb_given):
+        self._s.bRekey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
     bRekey = bRekey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey'))
 
@@ -18066,15 +18066,15 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pNi.setter
-    def pNi(self, value):
+    def pNi(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNi = None
             _pb_keep(self._s, 'pNi', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True), 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', False, 0)
-            self._s.pNi = address
-            _pb_keep(self._s, 'pNi', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True), 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', False, 0)
+            self._s.pNi = _pb_addr
+            _pb_keep(self._s, 'pNi', _pb_kept)
 
     pNi = pNi.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi'))
 
@@ -18083,8 +18083,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.ulNiLen
 
     @ulNiLen.setter
-    def ulNiLen(self, value):
-        self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
+    def ulNiLen(self, _pb_given):
+        self._s.ulNiLen = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
     ulNiLen = ulNiLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen'))
 
@@ -18095,15 +18095,15 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pNr.setter
-    def pNr(self, value):
+    def pNr(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pNr = None
             _pb_keep(self._s, 'pNr', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True), 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', False, 0)
-            self._s.pNr = address
-            _pb_keep(self._s, 'pNr', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True), 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', False, 0)
+            self._s.pNr = _pb_addr
+            _pb_keep(self._s, 'pNr', _pb_kept)
 
     pNr = pNr.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr'))
 
@@ -18112,8 +18112,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.ulNrLen
 
     @ulNrLen.setter
-    def ulNrLen(self, value):
-        self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
+    def ulNrLen(self, _pb_given):
+        self._s.ulNrLen = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
     ulNrLen = ulNrLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen'))
 
@@ -18122,8 +18122,8 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.hNewKey
 
     @hNewKey.setter
-    def hNewKey(self, value):
-        self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+    def hNewKey(self, _pb_given):
+        self._s.hNewKey = _pb_index(_pb_given, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
     hNewKey = hNewKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey'))
 
@@ -18179,8 +18179,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._s.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism'))
 
@@ -18189,8 +18189,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.bHasPrevKey
 
     @bHasPrevKey.setter
-    def bHasPrevKey(self, value):
-        self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+    def bHasPrevKey(self, _pb_given):
+        self._s.bHasPrevKey = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
 
     bHasPrevKey = bHasPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey'))
 
@@ -18199,8 +18199,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.hKeygxy
 
     @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+    def hKeygxy(self, _pb_given):
+        self._s.hKeygxy = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
     hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy'))
 
@@ -18209,8 +18209,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.hPrevKey
 
     @hPrevKey.setter
-    def hPrevKey(self, value):
-        self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
+    def hPrevKey(self, _pb_given):
+        self._s.hPrevKey = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
     hPrevKey = hPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey'))
 
@@ -18221,15 +18221,15 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pCKYi.setter
-    def pCKYi(self, value):
+    def pCKYi(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pCKYi = None
             _pb_keep(self._s, 'pCKYi', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True), 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', False, 0)
-            self._s.pCKYi = address
-            _pb_keep(self._s, 'pCKYi', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True), 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', False, 0)
+            self._s.pCKYi = _pb_addr
+            _pb_keep(self._s, 'pCKYi', _pb_kept)
 
     pCKYi = pCKYi.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi'))
 
@@ -18238,8 +18238,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.ulCKYiLen
 
     @ulCKYiLen.setter
-    def ulCKYiLen(self, value):
-        self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
+    def ulCKYiLen(self, _pb_given):
+        self._s.ulCKYiLen = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
     ulCKYiLen = ulCKYiLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen'))
 
@@ -18250,15 +18250,15 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pCKYr.setter
-    def pCKYr(self, value):
+    def pCKYr(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pCKYr = None
             _pb_keep(self._s, 'pCKYr', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True), 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', False, 0)
-            self._s.pCKYr = address
-            _pb_keep(self._s, 'pCKYr', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True), 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', False, 0)
+            self._s.pCKYr = _pb_addr
+            _pb_keep(self._s, 'pCKYr', _pb_kept)
 
     pCKYr = pCKYr.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr'))
 
@@ -18267,8 +18267,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.ulCKYrLen
 
     @ulCKYrLen.setter
-    def ulCKYrLen(self, value):
-        self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
+    def ulCKYrLen(self, _pb_given):
+        self._s.ulCKYrLen = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
     ulCKYrLen = ulCKYrLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen'))
 
@@ -18277,8 +18277,8 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.keyNumber
 
     @keyNumber.setter
-    def keyNumber(self, value):
-        self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+    def keyNumber(self, _pb_given):
+        self._s.keyNumber = _pb_index(_pb_given, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
     keyNumber = keyNumber.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber'))
 
@@ -18326,8 +18326,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.prfMechanism
 
     @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+    def prfMechanism(self, _pb_given):
+        self._s.prfMechanism = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
     prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism'))
 
@@ -18336,8 +18336,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.bHasKeygxy
 
     @bHasKeygxy.setter
-    def bHasKeygxy(self, value):
-        self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
+    def bHasKeygxy(self, _pb_given):
+        self._s.bHasKeygxy = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
     bHasKeygxy = bHasKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy'))
 
@@ -18346,8 +18346,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.hKeygxy
 
     @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+    def hKeygxy(self, _pb_given):
+        self._s.hKeygxy = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
     hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy'))
 
@@ -18358,15 +18358,15 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
 
     @pExtraData.setter
-    def pExtraData(self, value):
+    def pExtraData(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pExtraData = None
             _pb_keep(self._s, 'pExtraData', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True), 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', False, 0)
-            self._s.pExtraData = address
-            _pb_keep(self._s, 'pExtraData', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True), 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', False, 0)
+            self._s.pExtraData = _pb_addr
+            _pb_keep(self._s, 'pExtraData', _pb_kept)
 
     pExtraData = pExtraData.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData'))
 
@@ -18375,8 +18375,8 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         return self._s.ulExtraDataLen
 
     @ulExtraDataLen.setter
-    def ulExtraDataLen(self, value):
-        self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+    def ulExtraDataLen(self, _pb_given):
+        self._s.ulExtraDataLen = _pb_index(_pb_given, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
     ulExtraDataLen = ulExtraDataLen.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen'))
 
@@ -18422,8 +18422,8 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._s.prfHashMechanism
 
     @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+    def prfHashMechanism(self, _pb_given):
+        self._s.prfHashMechanism = _pb_index(_pb_given, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
     prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
@@ -18434,15 +18434,15 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
 
     @pSessionHash.setter
-    def pSessionHash(self, value):
+    def pSessionHash(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pSessionHash = None
             _pb_keep(self._s, 'pSessionHash', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True), 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', False, 0)
-            self._s.pSessionHash = address
-            _pb_keep(self._s, 'pSessionHash', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True), 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', False, 0)
+            self._s.pSessionHash = _pb_addr
+            _pb_keep(self._s, 'pSessionHash', _pb_kept)
 
     pSessionHash = pSessionHash.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash'))
 
@@ -18451,8 +18451,8 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return self._s.ulSessionHashLen
 
     @ulSessionHashLen.setter
-    def ulSessionHashLen(self, value):
-        self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+    def ulSessionHashLen(self, _pb_given):
+        self._s.ulSessionHashLen = _pb_index(_pb_given, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
 
     ulSessionHashLen = ulSessionHashLen.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen'))
 
@@ -18461,11 +18461,11 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
-        self._s.pVersion = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'pVersion', value)
+        _pb_record_value(_pb_given, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._s.pVersion = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'pVersion', _pb_given)
 
     pVersion = pVersion.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
@@ -18507,10 +18507,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         return _pb_view(CK_VERSION, self._s.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.version = _pb_given._s
 
     version = version.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.version'))
 
@@ -18519,12 +18519,12 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', _pb_root(self._s))
 
     @NSC_ModuleDBFunc.setter
-    def NSC_ModuleDBFunc(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def NSC_ModuleDBFunc(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_3, 'char **(*)(unsigned long, char *, void *)', value)
-        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_3, 'char **(*)(unsigned long, char *, void *)', _pb_given)
+        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(_pb_given, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'NSC_ModuleDBFunc', _pb_given)
 
     NSC_ModuleDBFunc = NSC_ModuleDBFunc.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc'))
 
@@ -18566,10 +18566,10 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         return _pb_view(CK_VERSION, self._s.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        self._s.version = _pb_given._s
 
     version = version.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.version'))
 
@@ -18578,12 +18578,12 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_root(self._s))
 
     @NSC_NSSGetFIPSStatus.setter
-    def NSC_NSSGetFIPSStatus(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def NSC_NSSGetFIPSStatus(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
-        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_given)
+        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', _pb_given)
 
     NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus'))
 
@@ -18633,15 +18633,15 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pIv', True), 'CK_NSS_GCM_PARAMS.pIv', False, 0)
-            self._s.pIv = address
-            _pb_keep(self._s, 'pIv', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_GCM_PARAMS.pIv', True), 'CK_NSS_GCM_PARAMS.pIv', False, 0)
+            self._s.pIv = _pb_addr
+            _pb_keep(self._s, 'pIv', _pb_kept)
 
     pIv = pIv.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pIv'))
 
@@ -18650,8 +18650,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         return self._s.ulIvLen
 
     @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
+    def ulIvLen(self, _pb_given):
+        self._s.ulIvLen = _pb_index(_pb_given, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
     ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulIvLen'))
 
@@ -18662,15 +18662,15 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(self, _pb_given):
         # the characters are kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pAAD', True), 'CK_NSS_GCM_PARAMS.pAAD', False, 0)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_text_value(_pb_given, 'CK_NSS_GCM_PARAMS.pAAD', True), 'CK_NSS_GCM_PARAMS.pAAD', False, 0)
+            self._s.pAAD = _pb_addr
+            _pb_keep(self._s, 'pAAD', _pb_kept)
 
     pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pAAD'))
 
@@ -18679,8 +18679,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         return self._s.ulAADLen
 
     @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
+    def ulAADLen(self, _pb_given):
+        self._s.ulAADLen = _pb_index(_pb_given, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
     ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulAADLen'))
 
@@ -18689,8 +18689,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         return self._s.ulTagBits
 
     @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+    def ulTagBits(self, _pb_given):
+        self._s.ulTagBits = _pb_index(_pb_given, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulTagBits'))
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
@@ -18701,810 +18701,810 @@ CK_CCM_MESSAGE_PARAMS_PTR = CK_CCM_MESSAGE_PARAMS
 # ---- Python callables C calls: a closure factory per function pointer type --
 
 
-def _pb_callback_0(function):
+def _pb_callback_0(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_1(function):
+def _pb_callback_1(_pb_function):
     'A C unsigned long (*)(void **) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'void **', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void **', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_2(function):
+def _pb_callback_2(_pb_function):
     'A C unsigned long (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_3(function):
+def _pb_callback_3(_pb_function):
     'A C char **(*)(unsigned long, char *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            return _pb_result_address(function(a0, None if not a1 else _pb_pointer(a1, 'char *', None), None if not a2 else _pb_pointer(a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
-            _pb_callback_failed(error)
+            return _pb_result_address(_pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(_pb_error)
             return None
 
-    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_4(function):
+def _pb_callback_4(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(a0, a1, a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_5(function):
+def _pb_callback_5(_pb_function):
     'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            result = function(None if not a0 else _pb_view_at(CK_INFO, _S1, a0, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INFO, _S1, _pb_a0, None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_6(function):
+def _pb_callback_6(_pb_function):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'struct CK_FUNCTION_LIST **', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_7(function):
+def _pb_callback_7(_pb_function):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_8(function):
+def _pb_callback_8(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_SLOT_INFO, _S2, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SLOT_INFO, _S2, _pb_a1, None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_9(function):
+def _pb_callback_9(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_TOKEN_INFO, _S3, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_TOKEN_INFO, _S3, _pb_a1, None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_10(function):
+def _pb_callback_10(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_11(function):
+def _pb_callback_11(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, a1, None if not a2 else _pb_view_at(CK_MECHANISM_INFO, _S8, a2, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_MECHANISM_INFO, _S8, _pb_a2, None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_12(function):
+def _pb_callback_12(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_13(function):
+def _pb_callback_13(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_14(function):
+def _pb_callback_14(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_15(function):
+def _pb_callback_15(_pb_function):
     'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0):
+    def _pb_trampoline(_pb_a0):
         try:
-            result = function(a0)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_16(function):
+def _pb_callback_16(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_SESSION_INFO, _S4, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SESSION_INFO, _S4, _pb_a1, None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_17(function):
+def _pb_callback_17(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_18(function):
+def _pb_callback_18(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, _pb_a3, _pb_a4)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_19(function):
+def _pb_callback_19(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned char *', None), _pb_a3)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_20(function):
+def _pb_callback_20(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_21(function):
+def _pb_callback_21(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         try:
-            result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_22(function):
+def _pb_callback_22(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(a0, a1)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_23(function):
+def _pb_callback_23(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_24(function):
+def _pb_callback_24(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_25(function):
+def _pb_callback_25(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a1, None), _pb_a2)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_26(function):
+def _pb_callback_26(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_27(function):
+def _pb_callback_27(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_28(function):
+def _pb_callback_28(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_29(function):
+def _pb_callback_29(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_30(function):
+def _pb_callback_30(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_31(function):
+def _pb_callback_31(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_view_at(CK_ATTRIBUTE, _S5, a4, None), a5, None if not a6 else _pb_pointer(a6, 'unsigned long *', None), None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a4, None), _pb_a5, None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_32(function):
+def _pb_callback_32(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_33(function):
+def _pb_callback_33(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_view_at(CK_ATTRIBUTE, _S5, a5, None), a6, None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a5, None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_34(function):
+def _pb_callback_34(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         try:
-            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, None if not a3 else _pb_view_at(CK_ATTRIBUTE, _S5, a3, None), a4, None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a3, None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_35(function):
+def _pb_callback_35(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_36(function):
+def _pb_callback_36(_pb_function):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(None if not a0 else _pb_view_at(CK_INTERFACE, _S11, a0, None), None if not a1 else _pb_pointer(a1, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INTERFACE, _S11, _pb_a0, None), None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_37(function):
+def _pb_callback_37(_pb_function):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         try:
-            result = function(None if not a0 else _pb_pointer(a0, 'unsigned char *', None), None if not a1 else _pb_view_at(CK_VERSION, _S0, a1, None), None if not a2 else _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'unsigned char *', None), None if not _pb_a1 else _pb_view_at(CK_VERSION, _S0, _pb_a1, None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'struct CK_INTERFACE **', None), _pb_a3)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_38(function):
+def _pb_callback_38(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         try:
-            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), a5)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned char *', None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), _pb_a5)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_39(function):
+def _pb_callback_39(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6, None if not a7 else _pb_pointer(a7, 'unsigned char *', None), None if not a8 else _pb_pointer(a8, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_40(function):
+def _pb_callback_40(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_41(function):
+def _pb_callback_41(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None), a7)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_42(function):
+def _pb_callback_42(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_43(function):
+def _pb_callback_43(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 
-def _pb_callback_44(function):
+def _pb_callback_44(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1, a2, a3, a4, a5, a6):
+    def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         try:
-            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), _pb_a6)
+            if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 

@@ -123,7 +123,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -276,7 +276,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -375,7 +375,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -703,7 +703,7 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    held = _pb_view_of(value, what, writable)
+    held = _pb_buffer_of(value, what, writable)
     _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
@@ -747,7 +747,7 @@ cdef class FunctionPointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_function_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef FunctionPointer obj = FunctionPointer.__new__(FunctionPointer)
@@ -924,7 +924,7 @@ cdef class _pb_FunctionPointerField(_pb_Field):
             return self
         memcpy(&address, _pb_field_at(self, record), sizeof(void *))
         owner = <object>(<_pb_record_head *><PyObject *>record).owner
-        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+        return _pb_make_function_pointer(address, self._ctype, record if owner is None else owner)
 
     def __set__(self, record, value):
         cdef char *at = _pb_field_at(self, record)
@@ -1045,7 +1045,7 @@ cdef class Pointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef Pointer obj = Pointer.__new__(Pointer)
@@ -1250,8 +1250,8 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
 
 
 # what makes a view of each record a closure's argument points to (see _pb_CallbackType)
-ctypedef object (*_pb_view_maker)(void *, object)
-cdef _pb_view_maker _pb_views[9]
+ctypedef object (*_pb_ViewMaker)(void *, object)
+cdef _pb_ViewMaker _pb_views[9]
 
 
 # whether a closure or user-data state was ever made: C may call it on a thread of its own at
@@ -1275,7 +1275,7 @@ cdef inline void _pb_take_back(PyThreadState *state) noexcept:
         PyEval_RestoreThread(state)
 
 
-cdef object _pb_new_handle(void *ptr, type cls):
+cdef object _pb_make_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
         return None
@@ -1329,9 +1329,9 @@ cdef class _pb_CallbackType:
             return (<dict>how[1]).get(value, value)
         cdef void *address = <void *><size_t>(value or 0)
         if kind == 1:
-            return _pb_new_pointer(address, how[1], None)
+            return _pb_make_pointer(address, how[1], None)
         if kind == 2:
-            return _pb_new_handle(address, how[1])
+            return _pb_make_handle(address, how[1])
         return _pb_views[<int>how[1]](address, None)
 
     cdef object _result(self, object result):
@@ -1475,18 +1475,19 @@ cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
     raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
-cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
-    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_free = free
-        (<Pointer>obj)._pb_free_fn = function
+cdef int _pb_own(object _pb_obj, _pb_release _pb_free, void *_pb_function, void *_pb_memory) except -1:
+    # _pb_obj (a Pointer, handle or record; None for NULL) owns _pb_memory, which
+    # _pb_free(_pb_function, _pb_memory) frees
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_free = _pb_free
+        (<Pointer>_pb_obj)._pb_free_fn = _pb_function
     return 0
 
 
-cdef int _pb_disown(object obj) except -1:
-    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_give_up()
+cdef int _pb_disown(object _pb_obj) except -1:
+    # C freed what _pb_obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_give_up()
     return 0
 
 
@@ -3412,17 +3413,17 @@ A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it 
         return _pb_at_CK_VERSION((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_VERSION holding a copy of exactly sizeof bytes."""
-        cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_VERSION):
-            raise ValueError(f"CK_VERSION needs {sizeof(_cs_CK_VERSION)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_VERSION))
-        return obj
+        cdef CK_VERSION _pb_obj = CK_VERSION.__new__(CK_VERSION)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_VERSION):
+            raise ValueError(f"CK_VERSION needs {sizeof(_cs_CK_VERSION)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_VERSION))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_VERSION))
@@ -3442,22 +3443,22 @@ _pb_bind_fields(CK_VERSION, _pb_probe, (<CK_VERSION>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
-    # A CK_VERSION looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
-    obj._ptr = <_cs_CK_VERSION *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_VERSION _pb_view_CK_VERSION(object _pb_owner, void *_pb_ptr):
+    # A CK_VERSION looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_VERSION _pb_obj = CK_VERSION.__new__(CK_VERSION)
+    _pb_obj._ptr = <_cs_CK_VERSION *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_VERSION(void *ptr, object ref):
-    # A CK_VERSION looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_VERSION(void *_pb_ptr, object _pb_ref):
+    # A CK_VERSION looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
-    obj._ptr = <_cs_CK_VERSION *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_VERSION _pb_obj = CK_VERSION.__new__(CK_VERSION)
+    _pb_obj._ptr = <_cs_CK_VERSION *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
@@ -3533,17 +3534,17 @@ A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it kee
         return _pb_at_CK_INFO((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_INFO):
-            raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_INFO))
-        return obj
+        cdef CK_INFO _pb_obj = CK_INFO.__new__(CK_INFO)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_INFO):
+            raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_INFO))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
@@ -3556,10 +3557,10 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.cryptokiVersion)
 
     @cryptokiVersion.setter
-    def cryptokiVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.cryptokiVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.cryptokiVersion))
+    def cryptokiVersion(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.cryptokiVersion, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.cryptokiVersion))
 
 
     @property
@@ -3567,8 +3568,8 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
+    def manufacturerID(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.manufacturerID, 32, _pb_given, "CK_INFO.manufacturerID")
 
 
     flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_INFO *>NULL).flags, sizeof((<_cs_CK_INFO *>NULL).flags), 0, 18446744073709551615, "CK_INFO.flags")
@@ -3579,8 +3580,8 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.libraryDescription, 32)
 
     @libraryDescription.setter
-    def libraryDescription(self, value):
-        _pb_store_bytes(self._ptr.libraryDescription, 32, value, "CK_INFO.libraryDescription")
+    def libraryDescription(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.libraryDescription, 32, _pb_given, "CK_INFO.libraryDescription")
 
 
     @property
@@ -3588,10 +3589,10 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.libraryVersion)
 
     @libraryVersion.setter
-    def libraryVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
+    def libraryVersion(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.libraryVersion, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.libraryVersion))
 
 
 
@@ -3600,22 +3601,22 @@ _pb_bind_fields(CK_INFO, _pb_probe, (<CK_INFO>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
-    # A CK_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-    obj._ptr = <_cs_CK_INFO *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_INFO _pb_view_CK_INFO(object _pb_owner, void *_pb_ptr):
+    # A CK_INFO looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_INFO _pb_obj = CK_INFO.__new__(CK_INFO)
+    _pb_obj._ptr = <_cs_CK_INFO *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_INFO(void *ptr, object ref):
-    # A CK_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_INFO(void *_pb_ptr, object _pb_ref):
+    # A CK_INFO looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-    obj._ptr = <_cs_CK_INFO *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_INFO _pb_obj = CK_INFO.__new__(CK_INFO)
+    _pb_obj._ptr = <_cs_CK_INFO *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
@@ -3691,17 +3692,17 @@ A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_CK_SLOT_INFO((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SLOT_INFO):
-            raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SLOT_INFO))
-        return obj
+        cdef CK_SLOT_INFO _pb_obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_SLOT_INFO):
+            raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_SLOT_INFO))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
@@ -3714,8 +3715,8 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.slotDescription, 64)
 
     @slotDescription.setter
-    def slotDescription(self, value):
-        _pb_store_bytes(self._ptr.slotDescription, 64, value, "CK_SLOT_INFO.slotDescription")
+    def slotDescription(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.slotDescription, 64, _pb_given, "CK_SLOT_INFO.slotDescription")
 
 
     @property
@@ -3723,8 +3724,8 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
+    def manufacturerID(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.manufacturerID, 32, _pb_given, "CK_SLOT_INFO.manufacturerID")
 
 
     flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SLOT_INFO *>NULL).flags, sizeof((<_cs_CK_SLOT_INFO *>NULL).flags), 0, 18446744073709551615, "CK_SLOT_INFO.flags")
@@ -3735,10 +3736,10 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.hardwareVersion)
 
     @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
+    def hardwareVersion(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.hardwareVersion, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.hardwareVersion))
 
 
     @property
@@ -3746,10 +3747,10 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
 
     @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
+    def firmwareVersion(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.firmwareVersion, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.firmwareVersion))
 
 
 
@@ -3758,22 +3759,22 @@ _pb_bind_fields(CK_SLOT_INFO, _pb_probe, (<CK_SLOT_INFO>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
-    # A CK_SLOT_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-    obj._ptr = <_cs_CK_SLOT_INFO *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object _pb_owner, void *_pb_ptr):
+    # A CK_SLOT_INFO looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SLOT_INFO _pb_obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+    _pb_obj._ptr = <_cs_CK_SLOT_INFO *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SLOT_INFO(void *ptr, object ref):
-    # A CK_SLOT_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SLOT_INFO(void *_pb_ptr, object _pb_ref):
+    # A CK_SLOT_INFO looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-    obj._ptr = <_cs_CK_SLOT_INFO *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SLOT_INFO _pb_obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+    _pb_obj._ptr = <_cs_CK_SLOT_INFO *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
@@ -3875,17 +3876,17 @@ A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_CK_TOKEN_INFO((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TOKEN_INFO):
-            raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_TOKEN_INFO))
-        return obj
+        cdef CK_TOKEN_INFO _pb_obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_TOKEN_INFO):
+            raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_TOKEN_INFO))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
@@ -3898,8 +3899,8 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.label, 32)
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._ptr.label, 32, value, "CK_TOKEN_INFO.label")
+    def label(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.label, 32, _pb_given, "CK_TOKEN_INFO.label")
 
 
     @property
@@ -3907,8 +3908,8 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
 
     @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_TOKEN_INFO.manufacturerID")
+    def manufacturerID(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.manufacturerID, 32, _pb_given, "CK_TOKEN_INFO.manufacturerID")
 
 
     @property
@@ -3916,8 +3917,8 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.model, 16)
 
     @model.setter
-    def model(self, value):
-        _pb_store_bytes(self._ptr.model, 16, value, "CK_TOKEN_INFO.model")
+    def model(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.model, 16, _pb_given, "CK_TOKEN_INFO.model")
 
 
     @property
@@ -3925,8 +3926,8 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.serialNumber, 16)
 
     @serialNumber.setter
-    def serialNumber(self, value):
-        _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
+    def serialNumber(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.serialNumber, 16, _pb_given, "CK_TOKEN_INFO.serialNumber")
 
 
     flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).flags, sizeof((<_cs_CK_TOKEN_INFO *>NULL).flags), 0, 18446744073709551615, "CK_TOKEN_INFO.flags")
@@ -3967,10 +3968,10 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.hardwareVersion)
 
     @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
+    def hardwareVersion(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.hardwareVersion, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.hardwareVersion))
 
 
     @property
@@ -3978,10 +3979,10 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
 
     @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
+    def firmwareVersion(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.firmwareVersion, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.firmwareVersion))
 
 
     @property
@@ -3989,8 +3990,8 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.utcTime, 16)
 
     @utcTime.setter
-    def utcTime(self, value):
-        _pb_store_bytes(self._ptr.utcTime, 16, value, "CK_TOKEN_INFO.utcTime")
+    def utcTime(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.utcTime, 16, _pb_given, "CK_TOKEN_INFO.utcTime")
 
 
 
@@ -3999,22 +4000,22 @@ _pb_bind_fields(CK_TOKEN_INFO, _pb_probe, (<CK_TOKEN_INFO>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
-    # A CK_TOKEN_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-    obj._ptr = <_cs_CK_TOKEN_INFO *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object _pb_owner, void *_pb_ptr):
+    # A CK_TOKEN_INFO looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_TOKEN_INFO _pb_obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+    _pb_obj._ptr = <_cs_CK_TOKEN_INFO *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_TOKEN_INFO(void *ptr, object ref):
-    # A CK_TOKEN_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_TOKEN_INFO(void *_pb_ptr, object _pb_ref):
+    # A CK_TOKEN_INFO looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-    obj._ptr = <_cs_CK_TOKEN_INFO *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_TOKEN_INFO _pb_obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+    _pb_obj._ptr = <_cs_CK_TOKEN_INFO *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
@@ -4088,17 +4089,17 @@ A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p)
         return _pb_at_CK_SESSION_INFO((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SESSION_INFO):
-            raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SESSION_INFO))
-        return obj
+        cdef CK_SESSION_INFO _pb_obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_SESSION_INFO):
+            raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_SESSION_INFO))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
@@ -4124,22 +4125,22 @@ _pb_bind_fields(CK_SESSION_INFO, _pb_probe, (<CK_SESSION_INFO>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
-    # A CK_SESSION_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-    obj._ptr = <_cs_CK_SESSION_INFO *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object _pb_owner, void *_pb_ptr):
+    # A CK_SESSION_INFO looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SESSION_INFO _pb_obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+    _pb_obj._ptr = <_cs_CK_SESSION_INFO *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SESSION_INFO(void *ptr, object ref):
-    # A CK_SESSION_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SESSION_INFO(void *_pb_ptr, object _pb_ref):
+    # A CK_SESSION_INFO looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-    obj._ptr = <_cs_CK_SESSION_INFO *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SESSION_INFO _pb_obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+    _pb_obj._ptr = <_cs_CK_SESSION_INFO *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SESSION_INFO, sizeof(_cs_CK_SESSION_INFO))
@@ -4211,7 +4212,7 @@ A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_CK_ATTRIBUTE((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -4230,17 +4231,17 @@ A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
 
     @property
     def pValue(self):
-        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
+        return _pb_make_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
-    def pValue(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_ATTRIBUTE.pValue", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+    def pValue(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_ATTRIBUTE.pValue", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pValue, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
+            _pb_self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pValue, _pb_given, "CK_ATTRIBUTE.pValue", False, 0, True)
 
 
     ulValueLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ATTRIBUTE *>NULL).ulValueLen, sizeof((<_cs_CK_ATTRIBUTE *>NULL).ulValueLen), 0, 18446744073709551615, "CK_ATTRIBUTE.ulValueLen")
@@ -4252,22 +4253,22 @@ _pb_bind_fields(CK_ATTRIBUTE, _pb_probe, (<CK_ATTRIBUTE>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
-    # A CK_ATTRIBUTE looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ATTRIBUTE obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
-    obj._ptr = <_cs_CK_ATTRIBUTE *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object _pb_owner, void *_pb_ptr):
+    # A CK_ATTRIBUTE looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_ATTRIBUTE _pb_obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
+    _pb_obj._ptr = <_cs_CK_ATTRIBUTE *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_ATTRIBUTE(void *ptr, object ref):
-    # A CK_ATTRIBUTE looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_ATTRIBUTE(void *_pb_ptr, object _pb_ref):
+    # A CK_ATTRIBUTE looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_ATTRIBUTE obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
-    obj._ptr = <_cs_CK_ATTRIBUTE *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_ATTRIBUTE _pb_obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
+    _pb_obj._ptr = <_cs_CK_ATTRIBUTE *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
@@ -4339,17 +4340,17 @@ A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it kee
         return _pb_at_CK_DATE((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_DATE holding a copy of exactly sizeof bytes."""
-        cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_DATE):
-            raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_DATE))
-        return obj
+        cdef CK_DATE _pb_obj = CK_DATE.__new__(CK_DATE)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_DATE.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_DATE):
+            raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_DATE))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
@@ -4362,8 +4363,8 @@ A new CK_DATE holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.year, 4)
 
     @year.setter
-    def year(self, value):
-        _pb_store_bytes(self._ptr.year, 4, value, "CK_DATE.year")
+    def year(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.year, 4, _pb_given, "CK_DATE.year")
 
 
     @property
@@ -4371,8 +4372,8 @@ A new CK_DATE holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.month, 2)
 
     @month.setter
-    def month(self, value):
-        _pb_store_bytes(self._ptr.month, 2, value, "CK_DATE.month")
+    def month(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.month, 2, _pb_given, "CK_DATE.month")
 
 
     @property
@@ -4380,8 +4381,8 @@ A new CK_DATE holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.day, 2)
 
     @day.setter
-    def day(self, value):
-        _pb_store_bytes(self._ptr.day, 2, value, "CK_DATE.day")
+    def day(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.day, 2, _pb_given, "CK_DATE.day")
 
 
 
@@ -4390,22 +4391,22 @@ _pb_bind_fields(CK_DATE, _pb_probe, (<CK_DATE>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
-    # A CK_DATE looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-    obj._ptr = <_cs_CK_DATE *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_DATE _pb_view_CK_DATE(object _pb_owner, void *_pb_ptr):
+    # A CK_DATE looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_DATE _pb_obj = CK_DATE.__new__(CK_DATE)
+    _pb_obj._ptr = <_cs_CK_DATE *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_DATE(void *ptr, object ref):
-    # A CK_DATE looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_DATE(void *_pb_ptr, object _pb_ref):
+    # A CK_DATE looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-    obj._ptr = <_cs_CK_DATE *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_DATE _pb_obj = CK_DATE.__new__(CK_DATE)
+    _pb_obj._ptr = <_cs_CK_DATE *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_DATE, sizeof(_cs_CK_DATE))
@@ -4477,7 +4478,7 @@ A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_CK_MECHANISM((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -4496,17 +4497,17 @@ A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
 
     @property
     def pParameter(self):
-        return _pb_new_pointer(<void *>self._ptr.pParameter, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pParameter))
+        return _pb_make_pointer(<void *>self._ptr.pParameter, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pParameter))
 
     @pParameter.setter
-    def pParameter(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_MECHANISM.pParameter", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pParameter, value)
+    def pParameter(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_MECHANISM.pParameter", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pParameter, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
+            _pb_self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pParameter, _pb_given, "CK_MECHANISM.pParameter", False, 0, True)
 
 
     ulParameterLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_MECHANISM *>NULL).ulParameterLen, sizeof((<_cs_CK_MECHANISM *>NULL).ulParameterLen), 0, 18446744073709551615, "CK_MECHANISM.ulParameterLen")
@@ -4518,22 +4519,22 @@ _pb_bind_fields(CK_MECHANISM, _pb_probe, (<CK_MECHANISM>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
-    # A CK_MECHANISM looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_MECHANISM obj = CK_MECHANISM.__new__(CK_MECHANISM)
-    obj._ptr = <_cs_CK_MECHANISM *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_MECHANISM _pb_view_CK_MECHANISM(object _pb_owner, void *_pb_ptr):
+    # A CK_MECHANISM looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_MECHANISM _pb_obj = CK_MECHANISM.__new__(CK_MECHANISM)
+    _pb_obj._ptr = <_cs_CK_MECHANISM *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_MECHANISM(void *ptr, object ref):
-    # A CK_MECHANISM looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_MECHANISM(void *_pb_ptr, object _pb_ref):
+    # A CK_MECHANISM looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_MECHANISM obj = CK_MECHANISM.__new__(CK_MECHANISM)
-    obj._ptr = <_cs_CK_MECHANISM *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_MECHANISM _pb_obj = CK_MECHANISM.__new__(CK_MECHANISM)
+    _pb_obj._ptr = <_cs_CK_MECHANISM *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
@@ -4605,17 +4606,17 @@ A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_MECHANISM_INFO((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_MECHANISM_INFO):
-            raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_MECHANISM_INFO))
-        return obj
+        cdef CK_MECHANISM_INFO _pb_obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_MECHANISM_INFO):
+            raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_MECHANISM_INFO))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
@@ -4638,22 +4639,22 @@ _pb_bind_fields(CK_MECHANISM_INFO, _pb_probe, (<CK_MECHANISM_INFO>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
-    # A CK_MECHANISM_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-    obj._ptr = <_cs_CK_MECHANISM_INFO *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object _pb_owner, void *_pb_ptr):
+    # A CK_MECHANISM_INFO looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_MECHANISM_INFO _pb_obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+    _pb_obj._ptr = <_cs_CK_MECHANISM_INFO *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_MECHANISM_INFO(void *ptr, object ref):
-    # A CK_MECHANISM_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_MECHANISM_INFO(void *_pb_ptr, object _pb_ref):
+    # A CK_MECHANISM_INFO looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-    obj._ptr = <_cs_CK_MECHANISM_INFO *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_MECHANISM_INFO _pb_obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+    _pb_obj._ptr = <_cs_CK_MECHANISM_INFO *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_MECHANISM_INFO, sizeof(_cs_CK_MECHANISM_INFO))
@@ -4857,7 +4858,7 @@ A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p
         return _pb_at_CK_FUNCTION_LIST((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -4876,10 +4877,10 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+    def version(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
     C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Initialize")
@@ -5092,22 +5093,22 @@ _pb_bind_fields(CK_FUNCTION_LIST, _pb_probe, (<CK_FUNCTION_LIST>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
-    # A CK_FUNCTION_LIST looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_FUNCTION_LIST obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
-    obj._ptr = <_cs_CK_FUNCTION_LIST *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object _pb_owner, void *_pb_ptr):
+    # A CK_FUNCTION_LIST looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_FUNCTION_LIST _pb_obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
+    _pb_obj._ptr = <_cs_CK_FUNCTION_LIST *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_FUNCTION_LIST(void *ptr, object ref):
-    # A CK_FUNCTION_LIST looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_FUNCTION_LIST(void *_pb_ptr, object _pb_ref):
+    # A CK_FUNCTION_LIST looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_FUNCTION_LIST obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
-    obj._ptr = <_cs_CK_FUNCTION_LIST *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_FUNCTION_LIST _pb_obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
+    _pb_obj._ptr = <_cs_CK_FUNCTION_LIST *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_FUNCTION_LIST, sizeof(_cs_CK_FUNCTION_LIST))
@@ -5359,7 +5360,7 @@ A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T
         return _pb_at_CK_FUNCTION_LIST_3_0((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -5378,10 +5379,10 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+    def version(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
     C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Initialize")
@@ -5666,22 +5667,22 @@ _pb_bind_fields(CK_FUNCTION_LIST_3_0, _pb_probe, (<CK_FUNCTION_LIST_3_0>_pb_prob
 del _pb_probe
 
 
-cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr):
-    # A CK_FUNCTION_LIST_3_0 looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_FUNCTION_LIST_3_0 obj = CK_FUNCTION_LIST_3_0.__new__(CK_FUNCTION_LIST_3_0)
-    obj._ptr = <_cs_CK_FUNCTION_LIST_3_0 *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object _pb_owner, void *_pb_ptr):
+    # A CK_FUNCTION_LIST_3_0 looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_FUNCTION_LIST_3_0 _pb_obj = CK_FUNCTION_LIST_3_0.__new__(CK_FUNCTION_LIST_3_0)
+    _pb_obj._ptr = <_cs_CK_FUNCTION_LIST_3_0 *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_FUNCTION_LIST_3_0(void *ptr, object ref):
-    # A CK_FUNCTION_LIST_3_0 looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_FUNCTION_LIST_3_0(void *_pb_ptr, object _pb_ref):
+    # A CK_FUNCTION_LIST_3_0 looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_FUNCTION_LIST_3_0 obj = CK_FUNCTION_LIST_3_0.__new__(CK_FUNCTION_LIST_3_0)
-    obj._ptr = <_cs_CK_FUNCTION_LIST_3_0 *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_FUNCTION_LIST_3_0 _pb_obj = CK_FUNCTION_LIST_3_0.__new__(CK_FUNCTION_LIST_3_0)
+    _pb_obj._ptr = <_cs_CK_FUNCTION_LIST_3_0 *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_FUNCTION_LIST_3_0, sizeof(_cs_CK_FUNCTION_LIST_3_0))
@@ -5753,7 +5754,7 @@ A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_CK_INTERFACE((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -5772,24 +5773,24 @@ A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pInterfaceName, <const char *>self._ptr.pInterfaceName)
 
     @pInterfaceName.setter
-    def pInterfaceName(self, value):
+    def pInterfaceName(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_text(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True)
+        _pb_self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pInterfaceName, _pb_given, "CK_INTERFACE.pInterfaceName", True)
 
 
     @property
     def pFunctionList(self):
-        return _pb_new_pointer(<void *>self._ptr.pFunctionList, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pFunctionList))
+        return _pb_make_pointer(<void *>self._ptr.pFunctionList, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pFunctionList))
 
     @pFunctionList.setter
-    def pFunctionList(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_INTERFACE.pFunctionList", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pFunctionList, value)
+    def pFunctionList(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_INTERFACE.pFunctionList", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pFunctionList, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
+            _pb_self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pFunctionList, _pb_given, "CK_INTERFACE.pFunctionList", False, 0, True)
 
 
     flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_INTERFACE *>NULL).flags, sizeof((<_cs_CK_INTERFACE *>NULL).flags), 0, 18446744073709551615, "CK_INTERFACE.flags")
@@ -5801,22 +5802,22 @@ _pb_bind_fields(CK_INTERFACE, _pb_probe, (<CK_INTERFACE>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_INTERFACE _pb_view_CK_INTERFACE(object owner, void *ptr):
-    # A CK_INTERFACE looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_INTERFACE obj = CK_INTERFACE.__new__(CK_INTERFACE)
-    obj._ptr = <_cs_CK_INTERFACE *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_INTERFACE _pb_view_CK_INTERFACE(object _pb_owner, void *_pb_ptr):
+    # A CK_INTERFACE looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_INTERFACE _pb_obj = CK_INTERFACE.__new__(CK_INTERFACE)
+    _pb_obj._ptr = <_cs_CK_INTERFACE *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_INTERFACE(void *ptr, object ref):
-    # A CK_INTERFACE looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_INTERFACE(void *_pb_ptr, object _pb_ref):
+    # A CK_INTERFACE looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_INTERFACE obj = CK_INTERFACE.__new__(CK_INTERFACE)
-    obj._ptr = <_cs_CK_INTERFACE *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_INTERFACE _pb_obj = CK_INTERFACE.__new__(CK_INTERFACE)
+    _pb_obj._ptr = <_cs_CK_INTERFACE *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_INTERFACE, sizeof(_cs_CK_INTERFACE))
@@ -5896,7 +5897,7 @@ A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T
         return _pb_at_CK_C_INITIALIZE_ARGS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -5927,32 +5928,32 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
 
     @property
     def LibraryParameters(self):
-        return _pb_new_pointer(<void *>self._ptr.LibraryParameters, 'unsigned char **', _pb_field_owner(self, <size_t>&self._ptr.LibraryParameters))
+        return _pb_make_pointer(<void *>self._ptr.LibraryParameters, 'unsigned char **', _pb_field_owner(self, <size_t>&self._ptr.LibraryParameters))
 
     @LibraryParameters.setter
-    def LibraryParameters(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_object_address(value, 'unsigned char **', "CK_C_INITIALIZE_ARGS.LibraryParameters", "a writable contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.LibraryParameters, value)
+    def LibraryParameters(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_object_address(_pb_given, 'unsigned char **', "CK_C_INITIALIZE_ARGS.LibraryParameters", "a writable contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.LibraryParameters, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
+            _pb_self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.LibraryParameters, _pb_given, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
 
 
     @property
     def pReserved(self):
-        return _pb_new_pointer(<void *>self._ptr.pReserved, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pReserved))
+        return _pb_make_pointer(<void *>self._ptr.pReserved, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pReserved))
 
     @pReserved.setter
-    def pReserved(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_C_INITIALIZE_ARGS.pReserved", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pReserved, value)
+    def pReserved(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_C_INITIALIZE_ARGS.pReserved", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pReserved, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
+            _pb_self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pReserved, _pb_given, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
 
 
 
@@ -5961,22 +5962,22 @@ _pb_bind_fields(CK_C_INITIALIZE_ARGS, _pb_probe, (<CK_C_INITIALIZE_ARGS>_pb_prob
 del _pb_probe
 
 
-cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
-    # A CK_C_INITIALIZE_ARGS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_C_INITIALIZE_ARGS obj = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
-    obj._ptr = <_cs_CK_C_INITIALIZE_ARGS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object _pb_owner, void *_pb_ptr):
+    # A CK_C_INITIALIZE_ARGS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_C_INITIALIZE_ARGS _pb_obj = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
+    _pb_obj._ptr = <_cs_CK_C_INITIALIZE_ARGS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_C_INITIALIZE_ARGS(void *ptr, object ref):
-    # A CK_C_INITIALIZE_ARGS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_C_INITIALIZE_ARGS(void *_pb_ptr, object _pb_ref):
+    # A CK_C_INITIALIZE_ARGS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_C_INITIALIZE_ARGS obj = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
-    obj._ptr = <_cs_CK_C_INITIALIZE_ARGS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_C_INITIALIZE_ARGS _pb_obj = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
+    _pb_obj._ptr = <_cs_CK_C_INITIALIZE_ARGS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_C_INITIALIZE_ARGS, sizeof(_cs_CK_C_INITIALIZE_ARGS))
@@ -6052,7 +6053,7 @@ A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it 
         return _pb_at_CK_RSA_PKCS_OAEP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -6077,17 +6078,17 @@ A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
 
     @property
     def pSourceData(self):
-        return _pb_new_pointer(<void *>self._ptr.pSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSourceData))
+        return _pb_make_pointer(<void *>self._ptr.pSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSourceData))
 
     @pSourceData.setter
-    def pSourceData(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pSourceData, value)
+    def pSourceData(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pSourceData, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
+            _pb_self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pSourceData, _pb_given, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
 
     ulSourceDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).ulSourceDataLen, sizeof((<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).ulSourceDataLen), 0, 18446744073709551615, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
@@ -6099,22 +6100,22 @@ _pb_bind_fields(CK_RSA_PKCS_OAEP_PARAMS, _pb_probe, (<CK_RSA_PKCS_OAEP_PARAMS>_p
 del _pb_probe
 
 
-cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object owner, void *ptr):
-    # A CK_RSA_PKCS_OAEP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RSA_PKCS_OAEP_PARAMS obj = CK_RSA_PKCS_OAEP_PARAMS.__new__(CK_RSA_PKCS_OAEP_PARAMS)
-    obj._ptr = <_cs_CK_RSA_PKCS_OAEP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RSA_PKCS_OAEP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RSA_PKCS_OAEP_PARAMS _pb_obj = CK_RSA_PKCS_OAEP_PARAMS.__new__(CK_RSA_PKCS_OAEP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RSA_PKCS_OAEP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RSA_PKCS_OAEP_PARAMS(void *ptr, object ref):
-    # A CK_RSA_PKCS_OAEP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RSA_PKCS_OAEP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RSA_PKCS_OAEP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RSA_PKCS_OAEP_PARAMS obj = CK_RSA_PKCS_OAEP_PARAMS.__new__(CK_RSA_PKCS_OAEP_PARAMS)
-    obj._ptr = <_cs_CK_RSA_PKCS_OAEP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RSA_PKCS_OAEP_PARAMS _pb_obj = CK_RSA_PKCS_OAEP_PARAMS.__new__(CK_RSA_PKCS_OAEP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RSA_PKCS_OAEP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RSA_PKCS_OAEP_PARAMS, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
@@ -6186,17 +6187,17 @@ A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_RSA_PKCS_PSS_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
-            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
-        return obj
+        cdef CK_RSA_PKCS_PSS_PARAMS _pb_obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
@@ -6219,22 +6220,22 @@ _pb_bind_fields(CK_RSA_PKCS_PSS_PARAMS, _pb_probe, (<CK_RSA_PKCS_PSS_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object owner, void *ptr):
-    # A CK_RSA_PKCS_PSS_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
-    obj._ptr = <_cs_CK_RSA_PKCS_PSS_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RSA_PKCS_PSS_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RSA_PKCS_PSS_PARAMS _pb_obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RSA_PKCS_PSS_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RSA_PKCS_PSS_PARAMS(void *ptr, object ref):
-    # A CK_RSA_PKCS_PSS_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RSA_PKCS_PSS_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RSA_PKCS_PSS_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
-    obj._ptr = <_cs_CK_RSA_PKCS_PSS_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RSA_PKCS_PSS_PARAMS _pb_obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RSA_PKCS_PSS_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RSA_PKCS_PSS_PARAMS, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
@@ -6310,7 +6311,7 @@ A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_ECDH1_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -6335,9 +6336,9 @@ A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
+        _pb_self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSharedData, _pb_given, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
@@ -6348,9 +6349,9 @@ A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
 
 
 
@@ -6359,22 +6360,22 @@ _pb_bind_fields(CK_ECDH1_DERIVE_PARAMS, _pb_probe, (<CK_ECDH1_DERIVE_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_ECDH1_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ECDH1_DERIVE_PARAMS obj = CK_ECDH1_DERIVE_PARAMS.__new__(CK_ECDH1_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_ECDH1_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_ECDH1_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_ECDH1_DERIVE_PARAMS _pb_obj = CK_ECDH1_DERIVE_PARAMS.__new__(CK_ECDH1_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECDH1_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_ECDH1_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_ECDH1_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_ECDH1_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_ECDH1_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_ECDH1_DERIVE_PARAMS obj = CK_ECDH1_DERIVE_PARAMS.__new__(CK_ECDH1_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_ECDH1_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_ECDH1_DERIVE_PARAMS _pb_obj = CK_ECDH1_DERIVE_PARAMS.__new__(CK_ECDH1_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECDH1_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_ECDH1_DERIVE_PARAMS, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
@@ -6458,7 +6459,7 @@ A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_ECDH2_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -6483,9 +6484,9 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
+        _pb_self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSharedData, _pb_given, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
@@ -6496,9 +6497,9 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
 
 
     ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
@@ -6515,9 +6516,9 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
+        _pb_self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData2, _pb_given, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
 
 
 
@@ -6526,22 +6527,22 @@ _pb_bind_fields(CK_ECDH2_DERIVE_PARAMS, _pb_probe, (<CK_ECDH2_DERIVE_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_ECDH2_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ECDH2_DERIVE_PARAMS obj = CK_ECDH2_DERIVE_PARAMS.__new__(CK_ECDH2_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_ECDH2_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_ECDH2_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_ECDH2_DERIVE_PARAMS _pb_obj = CK_ECDH2_DERIVE_PARAMS.__new__(CK_ECDH2_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECDH2_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_ECDH2_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_ECDH2_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_ECDH2_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_ECDH2_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_ECDH2_DERIVE_PARAMS obj = CK_ECDH2_DERIVE_PARAMS.__new__(CK_ECDH2_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_ECDH2_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_ECDH2_DERIVE_PARAMS _pb_obj = CK_ECDH2_DERIVE_PARAMS.__new__(CK_ECDH2_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECDH2_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_ECDH2_DERIVE_PARAMS, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
@@ -6627,7 +6628,7 @@ A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_ECMQV_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -6652,9 +6653,9 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
+        _pb_self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSharedData, _pb_given, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
@@ -6665,9 +6666,9 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
 
 
     ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
@@ -6684,9 +6685,9 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
+        _pb_self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData2, _pb_given, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
 
 
     publicKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).publicKey, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).publicKey), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.publicKey")
@@ -6698,22 +6699,22 @@ _pb_bind_fields(CK_ECMQV_DERIVE_PARAMS, _pb_probe, (<CK_ECMQV_DERIVE_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_ECMQV_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ECMQV_DERIVE_PARAMS obj = CK_ECMQV_DERIVE_PARAMS.__new__(CK_ECMQV_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_ECMQV_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_ECMQV_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_ECMQV_DERIVE_PARAMS _pb_obj = CK_ECMQV_DERIVE_PARAMS.__new__(CK_ECMQV_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECMQV_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_ECMQV_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_ECMQV_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_ECMQV_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_ECMQV_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_ECMQV_DERIVE_PARAMS obj = CK_ECMQV_DERIVE_PARAMS.__new__(CK_ECMQV_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_ECMQV_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_ECMQV_DERIVE_PARAMS _pb_obj = CK_ECMQV_DERIVE_PARAMS.__new__(CK_ECMQV_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECMQV_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_ECMQV_DERIVE_PARAMS, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
@@ -6789,7 +6790,7 @@ A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads 
         return _pb_at_CK_X9_42_DH1_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -6814,9 +6815,9 @@ A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
+        _pb_self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOtherInfo, _pb_given, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
@@ -6827,9 +6828,9 @@ A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
 
 
 
@@ -6838,22 +6839,22 @@ _pb_bind_fields(CK_X9_42_DH1_DERIVE_PARAMS, _pb_probe, (<CK_X9_42_DH1_DERIVE_PAR
 del _pb_probe
 
 
-cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_X9_42_DH1_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X9_42_DH1_DERIVE_PARAMS obj = CK_X9_42_DH1_DERIVE_PARAMS.__new__(CK_X9_42_DH1_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_X9_42_DH1_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X9_42_DH1_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_obj = CK_X9_42_DH1_DERIVE_PARAMS.__new__(CK_X9_42_DH1_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X9_42_DH1_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X9_42_DH1_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_X9_42_DH1_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X9_42_DH1_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X9_42_DH1_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X9_42_DH1_DERIVE_PARAMS obj = CK_X9_42_DH1_DERIVE_PARAMS.__new__(CK_X9_42_DH1_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_X9_42_DH1_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_obj = CK_X9_42_DH1_DERIVE_PARAMS.__new__(CK_X9_42_DH1_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X9_42_DH1_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X9_42_DH1_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
@@ -6937,7 +6938,7 @@ A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads 
         return _pb_at_CK_X9_42_DH2_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -6962,9 +6963,9 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
+        _pb_self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOtherInfo, _pb_given, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
@@ -6975,9 +6976,9 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
 
 
     ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
@@ -6994,9 +6995,9 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
+        _pb_self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData2, _pb_given, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
 
 
 
@@ -7005,22 +7006,22 @@ _pb_bind_fields(CK_X9_42_DH2_DERIVE_PARAMS, _pb_probe, (<CK_X9_42_DH2_DERIVE_PAR
 del _pb_probe
 
 
-cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_X9_42_DH2_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X9_42_DH2_DERIVE_PARAMS obj = CK_X9_42_DH2_DERIVE_PARAMS.__new__(CK_X9_42_DH2_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_X9_42_DH2_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X9_42_DH2_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_obj = CK_X9_42_DH2_DERIVE_PARAMS.__new__(CK_X9_42_DH2_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X9_42_DH2_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X9_42_DH2_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_X9_42_DH2_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X9_42_DH2_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X9_42_DH2_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X9_42_DH2_DERIVE_PARAMS obj = CK_X9_42_DH2_DERIVE_PARAMS.__new__(CK_X9_42_DH2_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_X9_42_DH2_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_obj = CK_X9_42_DH2_DERIVE_PARAMS.__new__(CK_X9_42_DH2_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X9_42_DH2_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X9_42_DH2_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
@@ -7106,7 +7107,7 @@ A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads 
         return _pb_at_CK_X9_42_MQV_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -7131,9 +7132,9 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
-    def pOtherInfo(self, value):
+    def pOtherInfo(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
+        _pb_self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOtherInfo, _pb_given, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
@@ -7144,9 +7145,9 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
 
 
     ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
@@ -7163,9 +7164,9 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
-    def pPublicData2(self, value):
+    def pPublicData2(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
+        _pb_self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData2, _pb_given, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
 
 
     publicKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).publicKey, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).publicKey), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
@@ -7177,22 +7178,22 @@ _pb_bind_fields(CK_X9_42_MQV_DERIVE_PARAMS, _pb_probe, (<CK_X9_42_MQV_DERIVE_PAR
 del _pb_probe
 
 
-cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_X9_42_MQV_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X9_42_MQV_DERIVE_PARAMS obj = CK_X9_42_MQV_DERIVE_PARAMS.__new__(CK_X9_42_MQV_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_X9_42_MQV_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X9_42_MQV_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_obj = CK_X9_42_MQV_DERIVE_PARAMS.__new__(CK_X9_42_MQV_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X9_42_MQV_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X9_42_MQV_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_X9_42_MQV_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X9_42_MQV_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X9_42_MQV_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X9_42_MQV_DERIVE_PARAMS obj = CK_X9_42_MQV_DERIVE_PARAMS.__new__(CK_X9_42_MQV_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_X9_42_MQV_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_obj = CK_X9_42_MQV_DERIVE_PARAMS.__new__(CK_X9_42_MQV_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X9_42_MQV_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X9_42_MQV_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
@@ -7270,7 +7271,7 @@ A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T
         return _pb_at_CK_KEA_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -7295,9 +7296,9 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pRandomA, <const char *>self._ptr.pRandomA)
 
     @pRandomA.setter
-    def pRandomA(self, value):
+    def pRandomA(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True)
+        _pb_self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pRandomA, _pb_given, "CK_KEA_DERIVE_PARAMS.pRandomA", True)
 
 
     @property
@@ -7305,9 +7306,9 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pRandomB, <const char *>self._ptr.pRandomB)
 
     @pRandomB.setter
-    def pRandomB(self, value):
+    def pRandomB(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
+        _pb_self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pRandomB, _pb_given, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEA_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_KEA_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
@@ -7318,9 +7319,9 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
 
 
 
@@ -7329,22 +7330,22 @@ _pb_bind_fields(CK_KEA_DERIVE_PARAMS, _pb_probe, (<CK_KEA_DERIVE_PARAMS>_pb_prob
 del _pb_probe
 
 
-cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_KEA_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_KEA_DERIVE_PARAMS obj = CK_KEA_DERIVE_PARAMS.__new__(CK_KEA_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_KEA_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_KEA_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_KEA_DERIVE_PARAMS _pb_obj = CK_KEA_DERIVE_PARAMS.__new__(CK_KEA_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_KEA_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_KEA_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_KEA_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_KEA_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_KEA_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_KEA_DERIVE_PARAMS obj = CK_KEA_DERIVE_PARAMS.__new__(CK_KEA_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_KEA_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_KEA_DERIVE_PARAMS _pb_obj = CK_KEA_DERIVE_PARAMS.__new__(CK_KEA_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_KEA_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_KEA_DERIVE_PARAMS, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
@@ -7414,17 +7415,17 @@ A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_RC2_CBC_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_CBC_PARAMS):
-            raise ValueError(f"CK_RC2_CBC_PARAMS needs {sizeof(_cs_CK_RC2_CBC_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC2_CBC_PARAMS))
-        return obj
+        cdef CK_RC2_CBC_PARAMS _pb_obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_RC2_CBC_PARAMS):
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {sizeof(_cs_CK_RC2_CBC_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_RC2_CBC_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_CBC_PARAMS))
@@ -7440,8 +7441,8 @@ A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.iv, 8)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._ptr.iv, 8, value, "CK_RC2_CBC_PARAMS.iv")
+    def iv(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.iv, 8, _pb_given, "CK_RC2_CBC_PARAMS.iv")
 
 
 
@@ -7450,22 +7451,22 @@ _pb_bind_fields(CK_RC2_CBC_PARAMS, _pb_probe, (<CK_RC2_CBC_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object owner, void *ptr):
-    # A CK_RC2_CBC_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
-    obj._ptr = <_cs_CK_RC2_CBC_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RC2_CBC_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RC2_CBC_PARAMS _pb_obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC2_CBC_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RC2_CBC_PARAMS(void *ptr, object ref):
-    # A CK_RC2_CBC_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RC2_CBC_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RC2_CBC_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
-    obj._ptr = <_cs_CK_RC2_CBC_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RC2_CBC_PARAMS _pb_obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC2_CBC_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RC2_CBC_PARAMS, sizeof(_cs_CK_RC2_CBC_PARAMS))
@@ -7535,17 +7536,17 @@ A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads i
         return _pb_at_CK_RC2_MAC_GENERAL_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
-            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
-        return obj
+        cdef CK_RC2_MAC_GENERAL_PARAMS _pb_obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
@@ -7565,22 +7566,22 @@ _pb_bind_fields(CK_RC2_MAC_GENERAL_PARAMS, _pb_probe, (<CK_RC2_MAC_GENERAL_PARAM
 del _pb_probe
 
 
-cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object owner, void *ptr):
-    # A CK_RC2_MAC_GENERAL_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
-    obj._ptr = <_cs_CK_RC2_MAC_GENERAL_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RC2_MAC_GENERAL_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RC2_MAC_GENERAL_PARAMS _pb_obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC2_MAC_GENERAL_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RC2_MAC_GENERAL_PARAMS(void *ptr, object ref):
-    # A CK_RC2_MAC_GENERAL_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RC2_MAC_GENERAL_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RC2_MAC_GENERAL_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
-    obj._ptr = <_cs_CK_RC2_MAC_GENERAL_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RC2_MAC_GENERAL_PARAMS _pb_obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC2_MAC_GENERAL_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RC2_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
@@ -7650,17 +7651,17 @@ A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_CK_RC5_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_PARAMS):
-            raise ValueError(f"CK_RC5_PARAMS needs {sizeof(_cs_CK_RC5_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC5_PARAMS))
-        return obj
+        cdef CK_RC5_PARAMS _pb_obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_RC5_PARAMS):
+            raise ValueError(f"CK_RC5_PARAMS needs {sizeof(_cs_CK_RC5_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_RC5_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_PARAMS))
@@ -7680,22 +7681,22 @@ _pb_bind_fields(CK_RC5_PARAMS, _pb_probe, (<CK_RC5_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object owner, void *ptr):
-    # A CK_RC5_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
-    obj._ptr = <_cs_CK_RC5_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RC5_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RC5_PARAMS _pb_obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC5_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RC5_PARAMS(void *ptr, object ref):
-    # A CK_RC5_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RC5_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RC5_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
-    obj._ptr = <_cs_CK_RC5_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RC5_PARAMS _pb_obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC5_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RC5_PARAMS, sizeof(_cs_CK_RC5_PARAMS))
@@ -7769,7 +7770,7 @@ A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_RC5_CBC_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -7794,9 +7795,9 @@ A new CK_RC5_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True)
+        _pb_self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIv, _pb_given, "CK_RC5_CBC_PARAMS.pIv", True)
 
 
     ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_CBC_PARAMS *>NULL).ulIvLen, sizeof((<_cs_CK_RC5_CBC_PARAMS *>NULL).ulIvLen), 0, 18446744073709551615, "CK_RC5_CBC_PARAMS.ulIvLen")
@@ -7808,22 +7809,22 @@ _pb_bind_fields(CK_RC5_CBC_PARAMS, _pb_probe, (<CK_RC5_CBC_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object owner, void *ptr):
-    # A CK_RC5_CBC_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RC5_CBC_PARAMS obj = CK_RC5_CBC_PARAMS.__new__(CK_RC5_CBC_PARAMS)
-    obj._ptr = <_cs_CK_RC5_CBC_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RC5_CBC_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RC5_CBC_PARAMS _pb_obj = CK_RC5_CBC_PARAMS.__new__(CK_RC5_CBC_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC5_CBC_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RC5_CBC_PARAMS(void *ptr, object ref):
-    # A CK_RC5_CBC_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RC5_CBC_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RC5_CBC_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RC5_CBC_PARAMS obj = CK_RC5_CBC_PARAMS.__new__(CK_RC5_CBC_PARAMS)
-    obj._ptr = <_cs_CK_RC5_CBC_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RC5_CBC_PARAMS _pb_obj = CK_RC5_CBC_PARAMS.__new__(CK_RC5_CBC_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC5_CBC_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RC5_CBC_PARAMS, sizeof(_cs_CK_RC5_CBC_PARAMS))
@@ -7895,17 +7896,17 @@ A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads i
         return _pb_at_CK_RC5_MAC_GENERAL_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
-            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
-        return obj
+        cdef CK_RC5_MAC_GENERAL_PARAMS _pb_obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
@@ -7928,22 +7929,22 @@ _pb_bind_fields(CK_RC5_MAC_GENERAL_PARAMS, _pb_probe, (<CK_RC5_MAC_GENERAL_PARAM
 del _pb_probe
 
 
-cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object owner, void *ptr):
-    # A CK_RC5_MAC_GENERAL_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
-    obj._ptr = <_cs_CK_RC5_MAC_GENERAL_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RC5_MAC_GENERAL_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RC5_MAC_GENERAL_PARAMS _pb_obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC5_MAC_GENERAL_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RC5_MAC_GENERAL_PARAMS(void *ptr, object ref):
-    # A CK_RC5_MAC_GENERAL_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RC5_MAC_GENERAL_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RC5_MAC_GENERAL_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
-    obj._ptr = <_cs_CK_RC5_MAC_GENERAL_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RC5_MAC_GENERAL_PARAMS _pb_obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RC5_MAC_GENERAL_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RC5_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
@@ -8015,7 +8016,7 @@ A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast re
         return _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8034,8 +8035,8 @@ A new CK_DES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.iv, 8)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._ptr.iv, 8, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
+    def iv(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.iv, 8, _pb_given, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
 
     @property
@@ -8043,9 +8044,9 @@ A new CK_DES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
-    def pData(self, value):
+    def pData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
+        _pb_self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pData, _pb_given, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
     length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
@@ -8057,22 +8058,22 @@ _pb_bind_fields(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_DES_CBC_ENCRYPT_
 del _pb_probe
 
 
-cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
-    # A CK_DES_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS obj = CK_DES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_DES_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_DES_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_DES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_DES_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
-    # A CK_DES_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_DES_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS obj = CK_DES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_DES_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_DES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_DES_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_DES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
@@ -8144,7 +8145,7 @@ A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast re
         return _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8163,8 +8164,8 @@ A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.iv, 16)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._ptr.iv, 16, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
+    def iv(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.iv, 16, _pb_given, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
 
     @property
@@ -8172,9 +8173,9 @@ A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
-    def pData(self, value):
+    def pData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
+        _pb_self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pData, _pb_given, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
     length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
@@ -8186,22 +8187,22 @@ _pb_bind_fields(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_AES_CBC_ENCRYPT_
 del _pb_probe
 
 
-cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
-    # A CK_AES_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS obj = CK_AES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_AES_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_AES_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_AES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_AES_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
-    # A CK_AES_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_AES_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS obj = CK_AES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_AES_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_AES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_AES_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
@@ -8271,17 +8272,17 @@ A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_AES_CTR_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_AES_CTR_PARAMS):
-            raise ValueError(f"CK_AES_CTR_PARAMS needs {sizeof(_cs_CK_AES_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_AES_CTR_PARAMS))
-        return obj
+        cdef CK_AES_CTR_PARAMS _pb_obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_AES_CTR_PARAMS):
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {sizeof(_cs_CK_AES_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_AES_CTR_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CTR_PARAMS))
@@ -8297,8 +8298,8 @@ A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.cb, 16)
 
     @cb.setter
-    def cb(self, value):
-        _pb_store_bytes(self._ptr.cb, 16, value, "CK_AES_CTR_PARAMS.cb")
+    def cb(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.cb, 16, _pb_given, "CK_AES_CTR_PARAMS.cb")
 
 
 
@@ -8307,22 +8308,22 @@ _pb_bind_fields(CK_AES_CTR_PARAMS, _pb_probe, (<CK_AES_CTR_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
-    # A CK_AES_CTR_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
-    obj._ptr = <_cs_CK_AES_CTR_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_AES_CTR_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_AES_CTR_PARAMS _pb_obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
+    _pb_obj._ptr = <_cs_CK_AES_CTR_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_AES_CTR_PARAMS(void *ptr, object ref):
-    # A CK_AES_CTR_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_AES_CTR_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_AES_CTR_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
-    obj._ptr = <_cs_CK_AES_CTR_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_AES_CTR_PARAMS _pb_obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
+    _pb_obj._ptr = <_cs_CK_AES_CTR_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_AES_CTR_PARAMS, sizeof(_cs_CK_AES_CTR_PARAMS))
@@ -8400,7 +8401,7 @@ A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p
         return _pb_at_CK_GCM_PARAMS_V3((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8419,9 +8420,9 @@ A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True)
+        _pb_self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIv, _pb_given, "CK_GCM_PARAMS_V3.pIv", True)
 
 
     ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_PARAMS_V3 *>NULL).ulIvLen, sizeof((<_cs_CK_GCM_PARAMS_V3 *>NULL).ulIvLen), 0, 18446744073709551615, "CK_GCM_PARAMS_V3.ulIvLen")
@@ -8435,9 +8436,9 @@ A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True)
+        _pb_self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pAAD, _pb_given, "CK_GCM_PARAMS_V3.pAAD", True)
 
 
     ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_PARAMS_V3 *>NULL).ulAADLen, sizeof((<_cs_CK_GCM_PARAMS_V3 *>NULL).ulAADLen), 0, 18446744073709551615, "CK_GCM_PARAMS_V3.ulAADLen")
@@ -8452,22 +8453,22 @@ _pb_bind_fields(CK_GCM_PARAMS_V3, _pb_probe, (<CK_GCM_PARAMS_V3>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
-    # A CK_GCM_PARAMS_V3 looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_GCM_PARAMS_V3 obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
-    obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object _pb_owner, void *_pb_ptr):
+    # A CK_GCM_PARAMS_V3 looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_GCM_PARAMS_V3 _pb_obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
+    _pb_obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_GCM_PARAMS_V3(void *ptr, object ref):
-    # A CK_GCM_PARAMS_V3 looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_GCM_PARAMS_V3(void *_pb_ptr, object _pb_ref):
+    # A CK_GCM_PARAMS_V3 looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_GCM_PARAMS_V3 obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
-    obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_GCM_PARAMS_V3 _pb_obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
+    _pb_obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_GCM_PARAMS_V3, sizeof(_cs_CK_GCM_PARAMS_V3))
@@ -8545,7 +8546,7 @@ A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_CK_CCM_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8567,9 +8568,9 @@ A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_CCM_PARAMS.pNonce", True)
 
 
     ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_CCM_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_CCM_PARAMS.ulNonceLen")
@@ -8580,9 +8581,9 @@ A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True)
+        _pb_self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pAAD, _pb_given, "CK_CCM_PARAMS.pAAD", True)
 
 
     ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_CCM_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_CCM_PARAMS.ulAADLen")
@@ -8597,22 +8598,22 @@ _pb_bind_fields(CK_CCM_PARAMS, _pb_probe, (<CK_CCM_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object owner, void *ptr):
-    # A CK_CCM_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_CCM_PARAMS obj = CK_CCM_PARAMS.__new__(CK_CCM_PARAMS)
-    obj._ptr = <_cs_CK_CCM_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_CCM_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_CCM_PARAMS _pb_obj = CK_CCM_PARAMS.__new__(CK_CCM_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CCM_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_CCM_PARAMS(void *ptr, object ref):
-    # A CK_CCM_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_CCM_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_CCM_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_CCM_PARAMS obj = CK_CCM_PARAMS.__new__(CK_CCM_PARAMS)
-    obj._ptr = <_cs_CK_CCM_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_CCM_PARAMS _pb_obj = CK_CCM_PARAMS.__new__(CK_CCM_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CCM_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_CCM_PARAMS, sizeof(_cs_CK_CCM_PARAMS))
@@ -8686,7 +8687,7 @@ A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's ca
         return _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8705,9 +8706,9 @@ A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
 
 
     ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
@@ -8718,9 +8719,9 @@ A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes
         return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
+        _pb_self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pAAD, _pb_given, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
 
 
     ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
@@ -8732,22 +8733,22 @@ _pb_bind_fields(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _pb_probe, (<CK_SALSA20_CHA
 del _pb_probe
 
 
-cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_PARAMS(object owner, void *ptr):
-    # A CK_SALSA20_CHACHA20_POLY1305_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS obj = CK_SALSA20_CHACHA20_POLY1305_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_PARAMS)
-    obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SALSA20_CHACHA20_POLY1305_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_obj = CK_SALSA20_CHACHA20_POLY1305_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS(void *ptr, object ref):
-    # A CK_SALSA20_CHACHA20_POLY1305_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SALSA20_CHACHA20_POLY1305_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS obj = CK_SALSA20_CHACHA20_POLY1305_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_PARAMS)
-    obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_obj = CK_SALSA20_CHACHA20_POLY1305_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
@@ -8825,7 +8826,7 @@ A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((
         return _pb_at_CK_GCM_MESSAGE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8844,9 +8845,9 @@ A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True)
+        _pb_self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIv, _pb_given, "CK_GCM_MESSAGE_PARAMS.pIv", True)
 
 
     ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulIvLen, sizeof((<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulIvLen), 0, 18446744073709551615, "CK_GCM_MESSAGE_PARAMS.ulIvLen")
@@ -8863,9 +8864,9 @@ A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pTag, <const char *>self._ptr.pTag)
 
     @pTag.setter
-    def pTag(self, value):
+    def pTag(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True)
+        _pb_self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pTag, _pb_given, "CK_GCM_MESSAGE_PARAMS.pTag", True)
 
 
     ulTagBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulTagBits, sizeof((<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulTagBits), 0, 18446744073709551615, "CK_GCM_MESSAGE_PARAMS.ulTagBits")
@@ -8877,22 +8878,22 @@ _pb_bind_fields(CK_GCM_MESSAGE_PARAMS, _pb_probe, (<CK_GCM_MESSAGE_PARAMS>_pb_pr
 del _pb_probe
 
 
-cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object owner, void *ptr):
-    # A CK_GCM_MESSAGE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_GCM_MESSAGE_PARAMS obj = CK_GCM_MESSAGE_PARAMS.__new__(CK_GCM_MESSAGE_PARAMS)
-    obj._ptr = <_cs_CK_GCM_MESSAGE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_GCM_MESSAGE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_GCM_MESSAGE_PARAMS _pb_obj = CK_GCM_MESSAGE_PARAMS.__new__(CK_GCM_MESSAGE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_GCM_MESSAGE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_GCM_MESSAGE_PARAMS(void *ptr, object ref):
-    # A CK_GCM_MESSAGE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_GCM_MESSAGE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_GCM_MESSAGE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_GCM_MESSAGE_PARAMS obj = CK_GCM_MESSAGE_PARAMS.__new__(CK_GCM_MESSAGE_PARAMS)
-    obj._ptr = <_cs_CK_GCM_MESSAGE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_GCM_MESSAGE_PARAMS _pb_obj = CK_GCM_MESSAGE_PARAMS.__new__(CK_GCM_MESSAGE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_GCM_MESSAGE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_GCM_MESSAGE_PARAMS, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
@@ -8972,7 +8973,7 @@ A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((
         return _pb_at_CK_CCM_MESSAGE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -8994,9 +8995,9 @@ A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
 
 
     ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.ulNonceLen")
@@ -9013,9 +9014,9 @@ A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pMAC, <const char *>self._ptr.pMAC)
 
     @pMAC.setter
-    def pMAC(self, value):
+    def pMAC(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
+        _pb_self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pMAC, _pb_given, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
 
 
     ulMACLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulMACLen, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulMACLen), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.ulMACLen")
@@ -9027,22 +9028,22 @@ _pb_bind_fields(CK_CCM_MESSAGE_PARAMS, _pb_probe, (<CK_CCM_MESSAGE_PARAMS>_pb_pr
 del _pb_probe
 
 
-cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object owner, void *ptr):
-    # A CK_CCM_MESSAGE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_CCM_MESSAGE_PARAMS obj = CK_CCM_MESSAGE_PARAMS.__new__(CK_CCM_MESSAGE_PARAMS)
-    obj._ptr = <_cs_CK_CCM_MESSAGE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_CCM_MESSAGE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_CCM_MESSAGE_PARAMS _pb_obj = CK_CCM_MESSAGE_PARAMS.__new__(CK_CCM_MESSAGE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CCM_MESSAGE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_CCM_MESSAGE_PARAMS(void *ptr, object ref):
-    # A CK_CCM_MESSAGE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_CCM_MESSAGE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_CCM_MESSAGE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_CCM_MESSAGE_PARAMS obj = CK_CCM_MESSAGE_PARAMS.__new__(CK_CCM_MESSAGE_PARAMS)
-    obj._ptr = <_cs_CK_CCM_MESSAGE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_CCM_MESSAGE_PARAMS _pb_obj = CK_CCM_MESSAGE_PARAMS.__new__(CK_CCM_MESSAGE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CCM_MESSAGE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_CCM_MESSAGE_PARAMS, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
@@ -9114,7 +9115,7 @@ A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C'
         return _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -9133,9 +9134,9 @@ A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof b
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
 
 
     ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
@@ -9146,9 +9147,9 @@ A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof b
         return _pb_text_field(self, <size_t>&self._ptr.pTag, <const char *>self._ptr.pTag)
 
     @pTag.setter
-    def pTag(self, value):
+    def pTag(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
+        _pb_self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pTag, _pb_given, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
 
 
 
@@ -9157,22 +9158,22 @@ _pb_bind_fields(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _pb_probe, (<CK_SALSA20
 del _pb_probe
 
 
-cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
-    # A CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS obj = CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
-    obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_obj = CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(void *ptr, object ref):
-    # A CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS obj = CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
-    obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_obj = CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
@@ -9260,7 +9261,7 @@ A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast r
         return _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -9282,9 +9283,9 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
+        _pb_self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPassword, _pb_given, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
@@ -9295,9 +9296,9 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
 
 
     ulPAndGLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPAndGLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPAndGLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
@@ -9314,9 +9315,9 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pRandomA, <const char *>self._ptr.pRandomA)
 
     @pRandomA.setter
-    def pRandomA(self, value):
+    def pRandomA(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True)
+        _pb_self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pRandomA, _pb_given, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True)
 
 
     @property
@@ -9324,9 +9325,9 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPrimeP, <const char *>self._ptr.pPrimeP)
 
     @pPrimeP.setter
-    def pPrimeP(self, value):
+    def pPrimeP(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True)
+        _pb_self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPrimeP, _pb_given, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True)
 
 
     @property
@@ -9334,9 +9335,9 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pBaseG, <const char *>self._ptr.pBaseG)
 
     @pBaseG.setter
-    def pBaseG(self, value):
+    def pBaseG(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True)
+        _pb_self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pBaseG, _pb_given, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True)
 
 
     @property
@@ -9344,9 +9345,9 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSubprimeQ, <const char *>self._ptr.pSubprimeQ)
 
     @pSubprimeQ.setter
-    def pSubprimeQ(self, value):
+    def pSubprimeQ(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True)
+        _pb_self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSubprimeQ, _pb_given, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True)
 
 
 
@@ -9355,22 +9356,22 @@ _pb_bind_fields(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _pb_probe, (<CK_SKIPJACK_PRIVAT
 del _pb_probe
 
 
-cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
-    # A CK_SKIPJACK_PRIVATE_WRAP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS obj = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SKIPJACK_PRIVATE_WRAP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_obj = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(void *ptr, object ref):
-    # A CK_SKIPJACK_PRIVATE_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SKIPJACK_PRIVATE_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS obj = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_obj = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
@@ -9464,7 +9465,7 @@ A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads i
         return _pb_at_CK_SKIPJACK_RELAYX_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -9486,9 +9487,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOldWrappedX, <const char *>self._ptr.pOldWrappedX)
 
     @pOldWrappedX.setter
-    def pOldWrappedX(self, value):
+    def pOldWrappedX(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
+        _pb_self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOldWrappedX, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
 
 
     ulOldPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPasswordLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPasswordLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
@@ -9499,9 +9500,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOldPassword, <const char *>self._ptr.pOldPassword)
 
     @pOldPassword.setter
-    def pOldPassword(self, value):
+    def pOldPassword(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
+        _pb_self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOldPassword, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
 
 
     ulOldPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPublicDataLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPublicDataLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
@@ -9512,9 +9513,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOldPublicData, <const char *>self._ptr.pOldPublicData)
 
     @pOldPublicData.setter
-    def pOldPublicData(self, value):
+    def pOldPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
+        _pb_self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOldPublicData, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
 
 
     ulOldRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldRandomLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldRandomLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
@@ -9525,9 +9526,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOldRandomA, <const char *>self._ptr.pOldRandomA)
 
     @pOldRandomA.setter
-    def pOldRandomA(self, value):
+    def pOldRandomA(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
+        _pb_self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOldRandomA, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
 
 
     ulNewPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPasswordLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPasswordLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
@@ -9538,9 +9539,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNewPassword, <const char *>self._ptr.pNewPassword)
 
     @pNewPassword.setter
-    def pNewPassword(self, value):
+    def pNewPassword(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
+        _pb_self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNewPassword, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
 
 
     ulNewPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPublicDataLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPublicDataLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
@@ -9551,9 +9552,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNewPublicData, <const char *>self._ptr.pNewPublicData)
 
     @pNewPublicData.setter
-    def pNewPublicData(self, value):
+    def pNewPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
+        _pb_self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNewPublicData, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
 
 
     ulNewRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewRandomLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewRandomLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
@@ -9564,9 +9565,9 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNewRandomA, <const char *>self._ptr.pNewRandomA)
 
     @pNewRandomA.setter
-    def pNewRandomA(self, value):
+    def pNewRandomA(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
+        _pb_self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNewRandomA, _pb_given, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
 
 
 
@@ -9575,22 +9576,22 @@ _pb_bind_fields(CK_SKIPJACK_RELAYX_PARAMS, _pb_probe, (<CK_SKIPJACK_RELAYX_PARAM
 del _pb_probe
 
 
-cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
-    # A CK_SKIPJACK_RELAYX_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SKIPJACK_RELAYX_PARAMS obj = CK_SKIPJACK_RELAYX_PARAMS.__new__(CK_SKIPJACK_RELAYX_PARAMS)
-    obj._ptr = <_cs_CK_SKIPJACK_RELAYX_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SKIPJACK_RELAYX_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SKIPJACK_RELAYX_PARAMS _pb_obj = CK_SKIPJACK_RELAYX_PARAMS.__new__(CK_SKIPJACK_RELAYX_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SKIPJACK_RELAYX_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SKIPJACK_RELAYX_PARAMS(void *ptr, object ref):
-    # A CK_SKIPJACK_RELAYX_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SKIPJACK_RELAYX_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SKIPJACK_RELAYX_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SKIPJACK_RELAYX_PARAMS obj = CK_SKIPJACK_RELAYX_PARAMS.__new__(CK_SKIPJACK_RELAYX_PARAMS)
-    obj._ptr = <_cs_CK_SKIPJACK_RELAYX_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SKIPJACK_RELAYX_PARAMS _pb_obj = CK_SKIPJACK_RELAYX_PARAMS.__new__(CK_SKIPJACK_RELAYX_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SKIPJACK_RELAYX_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SKIPJACK_RELAYX_PARAMS, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
@@ -9660,17 +9661,17 @@ A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_CAMELLIA_CTR_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
-            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {sizeof(_cs_CK_CAMELLIA_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
-        return obj
+        cdef CK_CAMELLIA_CTR_PARAMS _pb_obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {sizeof(_cs_CK_CAMELLIA_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
@@ -9686,8 +9687,8 @@ A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.cb, 16)
 
     @cb.setter
-    def cb(self, value):
-        _pb_store_bytes(self._ptr.cb, 16, value, "CK_CAMELLIA_CTR_PARAMS.cb")
+    def cb(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.cb, 16, _pb_given, "CK_CAMELLIA_CTR_PARAMS.cb")
 
 
 
@@ -9696,22 +9697,22 @@ _pb_bind_fields(CK_CAMELLIA_CTR_PARAMS, _pb_probe, (<CK_CAMELLIA_CTR_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object owner, void *ptr):
-    # A CK_CAMELLIA_CTR_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
-    obj._ptr = <_cs_CK_CAMELLIA_CTR_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_CAMELLIA_CTR_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_CAMELLIA_CTR_PARAMS _pb_obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CAMELLIA_CTR_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_CAMELLIA_CTR_PARAMS(void *ptr, object ref):
-    # A CK_CAMELLIA_CTR_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_CAMELLIA_CTR_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_CAMELLIA_CTR_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
-    obj._ptr = <_cs_CK_CAMELLIA_CTR_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_CAMELLIA_CTR_PARAMS _pb_obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CAMELLIA_CTR_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_CAMELLIA_CTR_PARAMS, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
@@ -9783,7 +9784,7 @@ A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's ca
         return _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -9802,8 +9803,8 @@ A new CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes
         return PyBytes_FromStringAndSize(<const char *>self._ptr.iv, 16)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._ptr.iv, 16, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
+    def iv(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.iv, 16, _pb_given, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
 
     @property
@@ -9811,9 +9812,9 @@ A new CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
-    def pData(self, value):
+    def pData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
+        _pb_self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pData, _pb_given, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
     length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
@@ -9825,22 +9826,22 @@ _pb_bind_fields(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_CAMELLIA_CB
 del _pb_probe
 
 
-cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
-    # A CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS obj = CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
-    # A CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS obj = CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
@@ -9912,7 +9913,7 @@ A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast r
         return _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -9931,8 +9932,8 @@ A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.iv, 16)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._ptr.iv, 16, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
+    def iv(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.iv, 16, _pb_given, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
 
     @property
@@ -9940,9 +9941,9 @@ A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
-    def pData(self, value):
+    def pData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
+        _pb_self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pData, _pb_given, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
     length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
@@ -9954,22 +9955,22 @@ _pb_bind_fields(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_ARIA_CBC_ENCRYP
 del _pb_probe
 
 
-cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
-    # A CK_ARIA_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS obj = CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_ARIA_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
-    # A CK_ARIA_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_ARIA_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS obj = CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
@@ -10041,7 +10042,7 @@ A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast r
         return _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10060,8 +10061,8 @@ A new CK_SEED_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.iv, 16)
 
     @iv.setter
-    def iv(self, value):
-        _pb_store_bytes(self._ptr.iv, 16, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
+    def iv(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.iv, 16, _pb_given, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
 
 
     @property
@@ -10069,9 +10070,9 @@ A new CK_SEED_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
-    def pData(self, value):
+    def pData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
+        _pb_self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pData, _pb_given, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
     length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
@@ -10083,22 +10084,22 @@ _pb_bind_fields(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_SEED_CBC_ENCRYP
 del _pb_probe
 
 
-cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
-    # A CK_SEED_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS obj = CK_SEED_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SEED_CBC_ENCRYPT_DATA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_SEED_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
-    # A CK_SEED_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SEED_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS obj = CK_SEED_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
-    obj._ptr = <_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_obj = CK_SEED_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
@@ -10172,7 +10173,7 @@ A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *
         return _pb_at_CK_CHACHA20_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10191,9 +10192,9 @@ A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pBlockCounter, <const char *>self._ptr.pBlockCounter)
 
     @pBlockCounter.setter
-    def pBlockCounter(self, value):
+    def pBlockCounter(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True)
+        _pb_self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pBlockCounter, _pb_given, "CK_CHACHA20_PARAMS.pBlockCounter", True)
 
 
     blockCounterBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CHACHA20_PARAMS *>NULL).blockCounterBits, sizeof((<_cs_CK_CHACHA20_PARAMS *>NULL).blockCounterBits), 0, 18446744073709551615, "CK_CHACHA20_PARAMS.blockCounterBits")
@@ -10204,9 +10205,9 @@ A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_CHACHA20_PARAMS.pNonce", True)
 
 
     ulNonceBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CHACHA20_PARAMS *>NULL).ulNonceBits, sizeof((<_cs_CK_CHACHA20_PARAMS *>NULL).ulNonceBits), 0, 18446744073709551615, "CK_CHACHA20_PARAMS.ulNonceBits")
@@ -10218,22 +10219,22 @@ _pb_bind_fields(CK_CHACHA20_PARAMS, _pb_probe, (<CK_CHACHA20_PARAMS>_pb_probe)._
 del _pb_probe
 
 
-cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object owner, void *ptr):
-    # A CK_CHACHA20_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_CHACHA20_PARAMS obj = CK_CHACHA20_PARAMS.__new__(CK_CHACHA20_PARAMS)
-    obj._ptr = <_cs_CK_CHACHA20_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_CHACHA20_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_CHACHA20_PARAMS _pb_obj = CK_CHACHA20_PARAMS.__new__(CK_CHACHA20_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CHACHA20_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_CHACHA20_PARAMS(void *ptr, object ref):
-    # A CK_CHACHA20_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_CHACHA20_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_CHACHA20_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_CHACHA20_PARAMS obj = CK_CHACHA20_PARAMS.__new__(CK_CHACHA20_PARAMS)
-    obj._ptr = <_cs_CK_CHACHA20_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_CHACHA20_PARAMS _pb_obj = CK_CHACHA20_PARAMS.__new__(CK_CHACHA20_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CHACHA20_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_CHACHA20_PARAMS, sizeof(_cs_CK_CHACHA20_PARAMS))
@@ -10305,7 +10306,7 @@ A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_SALSA20_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10324,9 +10325,9 @@ A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pBlockCounter, <const char *>self._ptr.pBlockCounter)
 
     @pBlockCounter.setter
-    def pBlockCounter(self, value):
+    def pBlockCounter(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True)
+        _pb_self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pBlockCounter, _pb_given, "CK_SALSA20_PARAMS.pBlockCounter", True)
 
 
     @property
@@ -10334,9 +10335,9 @@ A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_SALSA20_PARAMS.pNonce", True)
 
 
     ulNonceBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_PARAMS *>NULL).ulNonceBits, sizeof((<_cs_CK_SALSA20_PARAMS *>NULL).ulNonceBits), 0, 18446744073709551615, "CK_SALSA20_PARAMS.ulNonceBits")
@@ -10348,22 +10349,22 @@ _pb_bind_fields(CK_SALSA20_PARAMS, _pb_probe, (<CK_SALSA20_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object owner, void *ptr):
-    # A CK_SALSA20_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SALSA20_PARAMS obj = CK_SALSA20_PARAMS.__new__(CK_SALSA20_PARAMS)
-    obj._ptr = <_cs_CK_SALSA20_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SALSA20_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SALSA20_PARAMS _pb_obj = CK_SALSA20_PARAMS.__new__(CK_SALSA20_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SALSA20_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SALSA20_PARAMS(void *ptr, object ref):
-    # A CK_SALSA20_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SALSA20_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SALSA20_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SALSA20_PARAMS obj = CK_SALSA20_PARAMS.__new__(CK_SALSA20_PARAMS)
-    obj._ptr = <_cs_CK_SALSA20_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SALSA20_PARAMS _pb_obj = CK_SALSA20_PARAMS.__new__(CK_SALSA20_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SALSA20_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SALSA20_PARAMS, sizeof(_cs_CK_SALSA20_PARAMS))
@@ -10441,7 +10442,7 @@ A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_CK_PBE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10460,9 +10461,9 @@ A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pInitVector, <const char *>self._ptr.pInitVector)
 
     @pInitVector.setter
-    def pInitVector(self, value):
+    def pInitVector(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True)
+        _pb_self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pInitVector, _pb_given, "CK_PBE_PARAMS.pInitVector", True)
 
 
     @property
@@ -10470,9 +10471,9 @@ A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True)
+        _pb_self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPassword, _pb_given, "CK_PBE_PARAMS.pPassword", True)
 
 
     ulPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PBE_PARAMS *>NULL).ulPasswordLen, sizeof((<_cs_CK_PBE_PARAMS *>NULL).ulPasswordLen), 0, 18446744073709551615, "CK_PBE_PARAMS.ulPasswordLen")
@@ -10483,9 +10484,9 @@ A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True)
+        _pb_self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSalt, _pb_given, "CK_PBE_PARAMS.pSalt", True)
 
 
     ulSaltLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PBE_PARAMS *>NULL).ulSaltLen, sizeof((<_cs_CK_PBE_PARAMS *>NULL).ulSaltLen), 0, 18446744073709551615, "CK_PBE_PARAMS.ulSaltLen")
@@ -10500,22 +10501,22 @@ _pb_bind_fields(CK_PBE_PARAMS, _pb_probe, (<CK_PBE_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object owner, void *ptr):
-    # A CK_PBE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_PBE_PARAMS obj = CK_PBE_PARAMS.__new__(CK_PBE_PARAMS)
-    obj._ptr = <_cs_CK_PBE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_PBE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_PBE_PARAMS _pb_obj = CK_PBE_PARAMS.__new__(CK_PBE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_PBE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_PBE_PARAMS(void *ptr, object ref):
-    # A CK_PBE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_PBE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_PBE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_PBE_PARAMS obj = CK_PBE_PARAMS.__new__(CK_PBE_PARAMS)
-    obj._ptr = <_cs_CK_PBE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_PBE_PARAMS _pb_obj = CK_PBE_PARAMS.__new__(CK_PBE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_PBE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_PBE_PARAMS, sizeof(_cs_CK_PBE_PARAMS))
@@ -10587,7 +10588,7 @@ A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads
         return _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10609,9 +10610,9 @@ A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pX, <const char *>self._ptr.pX)
 
     @pX.setter
-    def pX(self, value):
+    def pX(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
+        _pb_self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pX, _pb_given, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
 
 
     ulXLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>NULL).ulXLen, sizeof((<_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>NULL).ulXLen), 0, 18446744073709551615, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
@@ -10623,22 +10624,22 @@ _pb_bind_fields(CK_KEY_WRAP_SET_OAEP_PARAMS, _pb_probe, (<CK_KEY_WRAP_SET_OAEP_P
 del _pb_probe
 
 
-cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object owner, void *ptr):
-    # A CK_KEY_WRAP_SET_OAEP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_KEY_WRAP_SET_OAEP_PARAMS obj = CK_KEY_WRAP_SET_OAEP_PARAMS.__new__(CK_KEY_WRAP_SET_OAEP_PARAMS)
-    obj._ptr = <_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_KEY_WRAP_SET_OAEP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_obj = CK_KEY_WRAP_SET_OAEP_PARAMS.__new__(CK_KEY_WRAP_SET_OAEP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS(void *ptr, object ref):
-    # A CK_KEY_WRAP_SET_OAEP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_KEY_WRAP_SET_OAEP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_KEY_WRAP_SET_OAEP_PARAMS obj = CK_KEY_WRAP_SET_OAEP_PARAMS.__new__(CK_KEY_WRAP_SET_OAEP_PARAMS)
-    obj._ptr = <_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_obj = CK_KEY_WRAP_SET_OAEP_PARAMS.__new__(CK_KEY_WRAP_SET_OAEP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_KEY_WRAP_SET_OAEP_PARAMS, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
@@ -10712,7 +10713,7 @@ A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T 
         return _pb_at_CK_SSL3_RANDOM_DATA((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10731,9 +10732,9 @@ A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pClientRandom, <const char *>self._ptr.pClientRandom)
 
     @pClientRandom.setter
-    def pClientRandom(self, value):
+    def pClientRandom(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
+        _pb_self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pClientRandom, _pb_given, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
 
 
     ulClientRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulClientRandomLen, sizeof((<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulClientRandomLen), 0, 18446744073709551615, "CK_SSL3_RANDOM_DATA.ulClientRandomLen")
@@ -10744,9 +10745,9 @@ A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pServerRandom, <const char *>self._ptr.pServerRandom)
 
     @pServerRandom.setter
-    def pServerRandom(self, value):
+    def pServerRandom(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
+        _pb_self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pServerRandom, _pb_given, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
 
 
     ulServerRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulServerRandomLen, sizeof((<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulServerRandomLen), 0, 18446744073709551615, "CK_SSL3_RANDOM_DATA.ulServerRandomLen")
@@ -10758,22 +10759,22 @@ _pb_bind_fields(CK_SSL3_RANDOM_DATA, _pb_probe, (<CK_SSL3_RANDOM_DATA>_pb_probe)
 del _pb_probe
 
 
-cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object owner, void *ptr):
-    # A CK_SSL3_RANDOM_DATA looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SSL3_RANDOM_DATA obj = CK_SSL3_RANDOM_DATA.__new__(CK_SSL3_RANDOM_DATA)
-    obj._ptr = <_cs_CK_SSL3_RANDOM_DATA *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object _pb_owner, void *_pb_ptr):
+    # A CK_SSL3_RANDOM_DATA looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SSL3_RANDOM_DATA _pb_obj = CK_SSL3_RANDOM_DATA.__new__(CK_SSL3_RANDOM_DATA)
+    _pb_obj._ptr = <_cs_CK_SSL3_RANDOM_DATA *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SSL3_RANDOM_DATA(void *ptr, object ref):
-    # A CK_SSL3_RANDOM_DATA looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SSL3_RANDOM_DATA(void *_pb_ptr, object _pb_ref):
+    # A CK_SSL3_RANDOM_DATA looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SSL3_RANDOM_DATA obj = CK_SSL3_RANDOM_DATA.__new__(CK_SSL3_RANDOM_DATA)
-    obj._ptr = <_cs_CK_SSL3_RANDOM_DATA *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SSL3_RANDOM_DATA _pb_obj = CK_SSL3_RANDOM_DATA.__new__(CK_SSL3_RANDOM_DATA)
+    _pb_obj._ptr = <_cs_CK_SSL3_RANDOM_DATA *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SSL3_RANDOM_DATA, sizeof(_cs_CK_SSL3_RANDOM_DATA))
@@ -10843,7 +10844,7 @@ A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast 
         return _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -10862,11 +10863,11 @@ A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_view_CK_SSL3_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_SSL3_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -10874,12 +10875,12 @@ A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
-        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pVersion, _pb_given)
+        _pb_self._ptr.pVersion = NULL if _pb_given is None else <_c_CK_VERSION_PTR>(<CK_VERSION>_pb_given)._ptr
 
 
 
@@ -10888,22 +10889,22 @@ _pb_bind_fields(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_SSL3_MASTER_KE
 del _pb_probe
 
 
-cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_SSL3_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS obj = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SSL3_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_SSL3_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SSL3_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS obj = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
@@ -10981,7 +10982,7 @@ A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T 
         return _pb_at_CK_SSL3_KEY_MAT_OUT((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -11012,9 +11013,9 @@ A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIVClient, <const char *>self._ptr.pIVClient)
 
     @pIVClient.setter
-    def pIVClient(self, value):
+    def pIVClient(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True)
+        _pb_self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIVClient, _pb_given, "CK_SSL3_KEY_MAT_OUT.pIVClient", True)
 
 
     @property
@@ -11022,9 +11023,9 @@ A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIVServer, <const char *>self._ptr.pIVServer)
 
     @pIVServer.setter
-    def pIVServer(self, value):
+    def pIVServer(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
+        _pb_self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIVServer, _pb_given, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
 
 
 
@@ -11033,22 +11034,22 @@ _pb_bind_fields(CK_SSL3_KEY_MAT_OUT, _pb_probe, (<CK_SSL3_KEY_MAT_OUT>_pb_probe)
 del _pb_probe
 
 
-cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
-    # A CK_SSL3_KEY_MAT_OUT looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SSL3_KEY_MAT_OUT obj = CK_SSL3_KEY_MAT_OUT.__new__(CK_SSL3_KEY_MAT_OUT)
-    obj._ptr = <_cs_CK_SSL3_KEY_MAT_OUT *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object _pb_owner, void *_pb_ptr):
+    # A CK_SSL3_KEY_MAT_OUT looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SSL3_KEY_MAT_OUT _pb_obj = CK_SSL3_KEY_MAT_OUT.__new__(CK_SSL3_KEY_MAT_OUT)
+    _pb_obj._ptr = <_cs_CK_SSL3_KEY_MAT_OUT *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SSL3_KEY_MAT_OUT(void *ptr, object ref):
-    # A CK_SSL3_KEY_MAT_OUT looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SSL3_KEY_MAT_OUT(void *_pb_ptr, object _pb_ref):
+    # A CK_SSL3_KEY_MAT_OUT looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SSL3_KEY_MAT_OUT obj = CK_SSL3_KEY_MAT_OUT.__new__(CK_SSL3_KEY_MAT_OUT)
-    obj._ptr = <_cs_CK_SSL3_KEY_MAT_OUT *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SSL3_KEY_MAT_OUT _pb_obj = CK_SSL3_KEY_MAT_OUT.__new__(CK_SSL3_KEY_MAT_OUT)
+    _pb_obj._ptr = <_cs_CK_SSL3_KEY_MAT_OUT *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SSL3_KEY_MAT_OUT, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
@@ -11126,7 +11127,7 @@ A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_SSL3_KEY_MAT_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -11157,11 +11158,11 @@ A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_SSL3_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_SSL3_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -11169,12 +11170,12 @@ A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_SSL3_KEY_MAT_OUT):
-            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
-        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_SSL3_KEY_MAT_OUT):
+            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pReturnedKeyMaterial, _pb_given)
+        _pb_self._ptr.pReturnedKeyMaterial = NULL if _pb_given is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>_pb_given)._ptr
 
 
 
@@ -11183,22 +11184,22 @@ _pb_bind_fields(CK_SSL3_KEY_MAT_PARAMS, _pb_probe, (<CK_SSL3_KEY_MAT_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
-    # A CK_SSL3_KEY_MAT_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SSL3_KEY_MAT_PARAMS obj = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
-    obj._ptr = <_cs_CK_SSL3_KEY_MAT_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SSL3_KEY_MAT_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SSL3_KEY_MAT_PARAMS _pb_obj = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SSL3_KEY_MAT_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SSL3_KEY_MAT_PARAMS(void *ptr, object ref):
-    # A CK_SSL3_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SSL3_KEY_MAT_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SSL3_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SSL3_KEY_MAT_PARAMS obj = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
-    obj._ptr = <_cs_CK_SSL3_KEY_MAT_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SSL3_KEY_MAT_PARAMS _pb_obj = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SSL3_KEY_MAT_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SSL3_KEY_MAT_PARAMS, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
@@ -11276,7 +11277,7 @@ A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_TLS_PRF_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -11295,9 +11296,9 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True)
+        _pb_self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSeed, _pb_given, "CK_TLS_PRF_PARAMS.pSeed", True)
 
 
     ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_PRF_PARAMS *>NULL).ulSeedLen, sizeof((<_cs_CK_TLS_PRF_PARAMS *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_TLS_PRF_PARAMS.ulSeedLen")
@@ -11308,9 +11309,9 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True)
+        _pb_self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pLabel, _pb_given, "CK_TLS_PRF_PARAMS.pLabel", True)
 
 
     ulLabelLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_PRF_PARAMS *>NULL).ulLabelLen, sizeof((<_cs_CK_TLS_PRF_PARAMS *>NULL).ulLabelLen), 0, 18446744073709551615, "CK_TLS_PRF_PARAMS.ulLabelLen")
@@ -11321,24 +11322,24 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOutput, <const char *>self._ptr.pOutput)
 
     @pOutput.setter
-    def pOutput(self, value):
+    def pOutput(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True)
+        _pb_self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOutput, _pb_given, "CK_TLS_PRF_PARAMS.pOutput", True)
 
 
     @property
     def pulOutputLen(self):
-        return _pb_new_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
+        return _pb_make_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
 
     @pulOutputLen.setter
-    def pulOutputLen(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_TLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pulOutputLen, value)
+    def pulOutputLen(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(_pb_given, 'unsigned long *', "CK_TLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pulOutputLen, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+            _pb_self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pulOutputLen, _pb_given, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
 
 
@@ -11347,22 +11348,22 @@ _pb_bind_fields(CK_TLS_PRF_PARAMS, _pb_probe, (<CK_TLS_PRF_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
-    # A CK_TLS_PRF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TLS_PRF_PARAMS obj = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
-    obj._ptr = <_cs_CK_TLS_PRF_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_TLS_PRF_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_TLS_PRF_PARAMS _pb_obj = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS_PRF_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_TLS_PRF_PARAMS(void *ptr, object ref):
-    # A CK_TLS_PRF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_TLS_PRF_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_TLS_PRF_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_TLS_PRF_PARAMS obj = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
-    obj._ptr = <_cs_CK_TLS_PRF_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_TLS_PRF_PARAMS _pb_obj = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS_PRF_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_TLS_PRF_PARAMS, sizeof(_cs_CK_TLS_PRF_PARAMS))
@@ -11434,7 +11435,7 @@ A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast
         return _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -11453,11 +11454,11 @@ A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         return _pb_view_CK_SSL3_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_SSL3_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -11465,12 +11466,12 @@ A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
-        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pVersion, _pb_given)
+        _pb_self._ptr.pVersion = NULL if _pb_given is None else <_c_CK_VERSION_PTR>(<CK_VERSION>_pb_given)._ptr
 
 
     prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
@@ -11482,22 +11483,22 @@ _pb_bind_fields(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_TLS12_MASTER_
 del _pb_probe
 
 
-cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_TLS12_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS obj = CK_TLS12_MASTER_KEY_DERIVE_PARAMS.__new__(CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_TLS12_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_TLS12_MASTER_KEY_DERIVE_PARAMS.__new__(CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_TLS12_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_TLS12_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS obj = CK_TLS12_MASTER_KEY_DERIVE_PARAMS.__new__(CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_TLS12_MASTER_KEY_DERIVE_PARAMS.__new__(CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
@@ -11577,7 +11578,7 @@ A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it 
         return _pb_at_CK_TLS12_KEY_MAT_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -11608,11 +11609,11 @@ A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_SSL3_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_SSL3_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -11620,12 +11621,12 @@ A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_SSL3_KEY_MAT_OUT):
-            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
-        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_SSL3_KEY_MAT_OUT):
+            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pReturnedKeyMaterial, _pb_given)
+        _pb_self._ptr.pReturnedKeyMaterial = NULL if _pb_given is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>_pb_given)._ptr
 
 
     prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
@@ -11637,22 +11638,22 @@ _pb_bind_fields(CK_TLS12_KEY_MAT_PARAMS, _pb_probe, (<CK_TLS12_KEY_MAT_PARAMS>_p
 del _pb_probe
 
 
-cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object owner, void *ptr):
-    # A CK_TLS12_KEY_MAT_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TLS12_KEY_MAT_PARAMS obj = CK_TLS12_KEY_MAT_PARAMS.__new__(CK_TLS12_KEY_MAT_PARAMS)
-    obj._ptr = <_cs_CK_TLS12_KEY_MAT_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_TLS12_KEY_MAT_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_TLS12_KEY_MAT_PARAMS _pb_obj = CK_TLS12_KEY_MAT_PARAMS.__new__(CK_TLS12_KEY_MAT_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS12_KEY_MAT_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_TLS12_KEY_MAT_PARAMS(void *ptr, object ref):
-    # A CK_TLS12_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_TLS12_KEY_MAT_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_TLS12_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_TLS12_KEY_MAT_PARAMS obj = CK_TLS12_KEY_MAT_PARAMS.__new__(CK_TLS12_KEY_MAT_PARAMS)
-    obj._ptr = <_cs_CK_TLS12_KEY_MAT_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_TLS12_KEY_MAT_PARAMS _pb_obj = CK_TLS12_KEY_MAT_PARAMS.__new__(CK_TLS12_KEY_MAT_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS12_KEY_MAT_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_TLS12_KEY_MAT_PARAMS, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
@@ -11730,7 +11731,7 @@ A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_TLS_KDF_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -11752,9 +11753,9 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True)
+        _pb_self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pLabel, _pb_given, "CK_TLS_KDF_PARAMS.pLabel", True)
 
 
     ulLabelLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_KDF_PARAMS *>NULL).ulLabelLength, sizeof((<_cs_CK_TLS_KDF_PARAMS *>NULL).ulLabelLength), 0, 18446744073709551615, "CK_TLS_KDF_PARAMS.ulLabelLength")
@@ -11765,11 +11766,11 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_SSL3_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_SSL3_RANDOM_DATA):
-            raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_SSL3_RANDOM_DATA):
+            raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_SSL3_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -11777,9 +11778,9 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
 
     @pContextData.setter
-    def pContextData(self, value):
+    def pContextData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True)
+        _pb_self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pContextData, _pb_given, "CK_TLS_KDF_PARAMS.pContextData", True)
 
 
     ulContextDataLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_KDF_PARAMS *>NULL).ulContextDataLength, sizeof((<_cs_CK_TLS_KDF_PARAMS *>NULL).ulContextDataLength), 0, 18446744073709551615, "CK_TLS_KDF_PARAMS.ulContextDataLength")
@@ -11791,22 +11792,22 @@ _pb_bind_fields(CK_TLS_KDF_PARAMS, _pb_probe, (<CK_TLS_KDF_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object owner, void *ptr):
-    # A CK_TLS_KDF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TLS_KDF_PARAMS obj = CK_TLS_KDF_PARAMS.__new__(CK_TLS_KDF_PARAMS)
-    obj._ptr = <_cs_CK_TLS_KDF_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_TLS_KDF_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_TLS_KDF_PARAMS _pb_obj = CK_TLS_KDF_PARAMS.__new__(CK_TLS_KDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS_KDF_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_TLS_KDF_PARAMS(void *ptr, object ref):
-    # A CK_TLS_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_TLS_KDF_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_TLS_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_TLS_KDF_PARAMS obj = CK_TLS_KDF_PARAMS.__new__(CK_TLS_KDF_PARAMS)
-    obj._ptr = <_cs_CK_TLS_KDF_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_TLS_KDF_PARAMS _pb_obj = CK_TLS_KDF_PARAMS.__new__(CK_TLS_KDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS_KDF_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_TLS_KDF_PARAMS, sizeof(_cs_CK_TLS_KDF_PARAMS))
@@ -11878,17 +11879,17 @@ A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_TLS_MAC_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TLS_MAC_PARAMS):
-            raise ValueError(f"CK_TLS_MAC_PARAMS needs {sizeof(_cs_CK_TLS_MAC_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_TLS_MAC_PARAMS))
-        return obj
+        cdef CK_TLS_MAC_PARAMS _pb_obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_TLS_MAC_PARAMS):
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {sizeof(_cs_CK_TLS_MAC_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_TLS_MAC_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_MAC_PARAMS))
@@ -11911,22 +11912,22 @@ _pb_bind_fields(CK_TLS_MAC_PARAMS, _pb_probe, (<CK_TLS_MAC_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object owner, void *ptr):
-    # A CK_TLS_MAC_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
-    obj._ptr = <_cs_CK_TLS_MAC_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_TLS_MAC_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_TLS_MAC_PARAMS _pb_obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS_MAC_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_TLS_MAC_PARAMS(void *ptr, object ref):
-    # A CK_TLS_MAC_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_TLS_MAC_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_TLS_MAC_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
-    obj._ptr = <_cs_CK_TLS_MAC_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_TLS_MAC_PARAMS _pb_obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
+    _pb_obj._ptr = <_cs_CK_TLS_MAC_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_TLS_MAC_PARAMS, sizeof(_cs_CK_TLS_MAC_PARAMS))
@@ -12010,7 +12011,7 @@ A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p);
         return _pb_at_CK_HKDF_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12041,9 +12042,9 @@ A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True)
+        _pb_self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSalt, _pb_given, "CK_HKDF_PARAMS.pSalt", True)
 
 
     ulSaltLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).ulSaltLen, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).ulSaltLen), 0, 18446744073709551615, "CK_HKDF_PARAMS.ulSaltLen")
@@ -12057,9 +12058,9 @@ A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pInfo, <const char *>self._ptr.pInfo)
 
     @pInfo.setter
-    def pInfo(self, value):
+    def pInfo(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True)
+        _pb_self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pInfo, _pb_given, "CK_HKDF_PARAMS.pInfo", True)
 
 
     ulInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).ulInfoLen, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).ulInfoLen), 0, 18446744073709551615, "CK_HKDF_PARAMS.ulInfoLen")
@@ -12071,22 +12072,22 @@ _pb_bind_fields(CK_HKDF_PARAMS, _pb_probe, (<CK_HKDF_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object owner, void *ptr):
-    # A CK_HKDF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_HKDF_PARAMS obj = CK_HKDF_PARAMS.__new__(CK_HKDF_PARAMS)
-    obj._ptr = <_cs_CK_HKDF_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_HKDF_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_HKDF_PARAMS _pb_obj = CK_HKDF_PARAMS.__new__(CK_HKDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_HKDF_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_HKDF_PARAMS(void *ptr, object ref):
-    # A CK_HKDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_HKDF_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_HKDF_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_HKDF_PARAMS obj = CK_HKDF_PARAMS.__new__(CK_HKDF_PARAMS)
-    obj._ptr = <_cs_CK_HKDF_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_HKDF_PARAMS _pb_obj = CK_HKDF_PARAMS.__new__(CK_HKDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_HKDF_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_HKDF_PARAMS, sizeof(_cs_CK_HKDF_PARAMS))
@@ -12160,7 +12161,7 @@ A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T 
         return _pb_at_CK_WTLS_RANDOM_DATA((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12179,9 +12180,9 @@ A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pClientRandom, <const char *>self._ptr.pClientRandom)
 
     @pClientRandom.setter
-    def pClientRandom(self, value):
+    def pClientRandom(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
+        _pb_self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pClientRandom, _pb_given, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
 
 
     ulClientRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulClientRandomLen, sizeof((<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulClientRandomLen), 0, 18446744073709551615, "CK_WTLS_RANDOM_DATA.ulClientRandomLen")
@@ -12192,9 +12193,9 @@ A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pServerRandom, <const char *>self._ptr.pServerRandom)
 
     @pServerRandom.setter
-    def pServerRandom(self, value):
+    def pServerRandom(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
+        _pb_self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pServerRandom, _pb_given, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
 
 
     ulServerRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulServerRandomLen, sizeof((<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulServerRandomLen), 0, 18446744073709551615, "CK_WTLS_RANDOM_DATA.ulServerRandomLen")
@@ -12206,22 +12207,22 @@ _pb_bind_fields(CK_WTLS_RANDOM_DATA, _pb_probe, (<CK_WTLS_RANDOM_DATA>_pb_probe)
 del _pb_probe
 
 
-cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object owner, void *ptr):
-    # A CK_WTLS_RANDOM_DATA looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_WTLS_RANDOM_DATA obj = CK_WTLS_RANDOM_DATA.__new__(CK_WTLS_RANDOM_DATA)
-    obj._ptr = <_cs_CK_WTLS_RANDOM_DATA *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object _pb_owner, void *_pb_ptr):
+    # A CK_WTLS_RANDOM_DATA looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_WTLS_RANDOM_DATA _pb_obj = CK_WTLS_RANDOM_DATA.__new__(CK_WTLS_RANDOM_DATA)
+    _pb_obj._ptr = <_cs_CK_WTLS_RANDOM_DATA *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_WTLS_RANDOM_DATA(void *ptr, object ref):
-    # A CK_WTLS_RANDOM_DATA looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_WTLS_RANDOM_DATA(void *_pb_ptr, object _pb_ref):
+    # A CK_WTLS_RANDOM_DATA looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_WTLS_RANDOM_DATA obj = CK_WTLS_RANDOM_DATA.__new__(CK_WTLS_RANDOM_DATA)
-    obj._ptr = <_cs_CK_WTLS_RANDOM_DATA *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_WTLS_RANDOM_DATA _pb_obj = CK_WTLS_RANDOM_DATA.__new__(CK_WTLS_RANDOM_DATA)
+    _pb_obj._ptr = <_cs_CK_WTLS_RANDOM_DATA *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_WTLS_RANDOM_DATA, sizeof(_cs_CK_WTLS_RANDOM_DATA))
@@ -12293,7 +12294,7 @@ A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast 
         return _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12315,11 +12316,11 @@ A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_view_CK_WTLS_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_WTLS_RANDOM_DATA):
-            raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_WTLS_RANDOM_DATA):
+            raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_WTLS_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -12327,9 +12328,9 @@ A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_text_field(self, <size_t>&self._ptr.pVersion, <const char *>self._ptr.pVersion)
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True)
+        _pb_self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pVersion, _pb_given, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True)
 
 
 
@@ -12338,22 +12339,22 @@ _pb_bind_fields(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_WTLS_MASTER_KE
 del _pb_probe
 
 
-cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_WTLS_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS obj = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_WTLS_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_WTLS_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_WTLS_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS obj = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
@@ -12433,7 +12434,7 @@ A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *
         return _pb_at_CK_WTLS_PRF_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12455,9 +12456,9 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True)
+        _pb_self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSeed, _pb_given, "CK_WTLS_PRF_PARAMS.pSeed", True)
 
 
     ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulSeedLen, sizeof((<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_WTLS_PRF_PARAMS.ulSeedLen")
@@ -12468,9 +12469,9 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
-    def pLabel(self, value):
+    def pLabel(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True)
+        _pb_self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pLabel, _pb_given, "CK_WTLS_PRF_PARAMS.pLabel", True)
 
 
     ulLabelLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulLabelLen, sizeof((<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulLabelLen), 0, 18446744073709551615, "CK_WTLS_PRF_PARAMS.ulLabelLen")
@@ -12481,24 +12482,24 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOutput, <const char *>self._ptr.pOutput)
 
     @pOutput.setter
-    def pOutput(self, value):
+    def pOutput(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True)
+        _pb_self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOutput, _pb_given, "CK_WTLS_PRF_PARAMS.pOutput", True)
 
 
     @property
     def pulOutputLen(self):
-        return _pb_new_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
+        return _pb_make_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
 
     @pulOutputLen.setter
-    def pulOutputLen(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_WTLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pulOutputLen, value)
+    def pulOutputLen(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(_pb_given, 'unsigned long *', "CK_WTLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pulOutputLen, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+            _pb_self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pulOutputLen, _pb_given, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
 
 
@@ -12507,22 +12508,22 @@ _pb_bind_fields(CK_WTLS_PRF_PARAMS, _pb_probe, (<CK_WTLS_PRF_PARAMS>_pb_probe)._
 del _pb_probe
 
 
-cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
-    # A CK_WTLS_PRF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_WTLS_PRF_PARAMS obj = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
-    obj._ptr = <_cs_CK_WTLS_PRF_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_WTLS_PRF_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_WTLS_PRF_PARAMS _pb_obj = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_WTLS_PRF_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_WTLS_PRF_PARAMS(void *ptr, object ref):
-    # A CK_WTLS_PRF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_WTLS_PRF_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_WTLS_PRF_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_WTLS_PRF_PARAMS obj = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
-    obj._ptr = <_cs_CK_WTLS_PRF_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_WTLS_PRF_PARAMS _pb_obj = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_WTLS_PRF_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_WTLS_PRF_PARAMS, sizeof(_cs_CK_WTLS_PRF_PARAMS))
@@ -12594,7 +12595,7 @@ A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T 
         return _pb_at_CK_WTLS_KEY_MAT_OUT((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12619,9 +12620,9 @@ A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIV, <const char *>self._ptr.pIV)
 
     @pIV.setter
-    def pIV(self, value):
+    def pIV(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True)
+        _pb_self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIV, _pb_given, "CK_WTLS_KEY_MAT_OUT.pIV", True)
 
 
 
@@ -12630,22 +12631,22 @@ _pb_bind_fields(CK_WTLS_KEY_MAT_OUT, _pb_probe, (<CK_WTLS_KEY_MAT_OUT>_pb_probe)
 del _pb_probe
 
 
-cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
-    # A CK_WTLS_KEY_MAT_OUT looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_WTLS_KEY_MAT_OUT obj = CK_WTLS_KEY_MAT_OUT.__new__(CK_WTLS_KEY_MAT_OUT)
-    obj._ptr = <_cs_CK_WTLS_KEY_MAT_OUT *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object _pb_owner, void *_pb_ptr):
+    # A CK_WTLS_KEY_MAT_OUT looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_WTLS_KEY_MAT_OUT _pb_obj = CK_WTLS_KEY_MAT_OUT.__new__(CK_WTLS_KEY_MAT_OUT)
+    _pb_obj._ptr = <_cs_CK_WTLS_KEY_MAT_OUT *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_WTLS_KEY_MAT_OUT(void *ptr, object ref):
-    # A CK_WTLS_KEY_MAT_OUT looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_WTLS_KEY_MAT_OUT(void *_pb_ptr, object _pb_ref):
+    # A CK_WTLS_KEY_MAT_OUT looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_WTLS_KEY_MAT_OUT obj = CK_WTLS_KEY_MAT_OUT.__new__(CK_WTLS_KEY_MAT_OUT)
-    obj._ptr = <_cs_CK_WTLS_KEY_MAT_OUT *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_WTLS_KEY_MAT_OUT _pb_obj = CK_WTLS_KEY_MAT_OUT.__new__(CK_WTLS_KEY_MAT_OUT)
+    _pb_obj._ptr = <_cs_CK_WTLS_KEY_MAT_OUT *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_WTLS_KEY_MAT_OUT, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
@@ -12727,7 +12728,7 @@ A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_WTLS_KEY_MAT_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12764,11 +12765,11 @@ A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_WTLS_RANDOM_DATA(self if self._owner is None else self._owner, &self._ptr.RandomInfo)
 
     @RandomInfo.setter
-    def RandomInfo(self, value):
-        if not isinstance(value, CK_WTLS_RANDOM_DATA):
-            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
-        memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
-        _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
+    def RandomInfo(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_WTLS_RANDOM_DATA):
+            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>_pb_given)._ptr, sizeof(_pb_self._ptr.RandomInfo))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.RandomInfo, sizeof(_pb_self._ptr.RandomInfo), _pb_given, <size_t>(<CK_WTLS_RANDOM_DATA>_pb_given)._ptr)
 
 
     @property
@@ -12776,12 +12777,12 @@ A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_WTLS_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
-    def pReturnedKeyMaterial(self, value):
+    def pReturnedKeyMaterial(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_WTLS_KEY_MAT_OUT):
-            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_WTLS_KEY_MAT_OUT or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
-        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_WTLS_KEY_MAT_OUT_PTR>(<CK_WTLS_KEY_MAT_OUT>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_WTLS_KEY_MAT_OUT):
+            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_WTLS_KEY_MAT_OUT or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pReturnedKeyMaterial, _pb_given)
+        _pb_self._ptr.pReturnedKeyMaterial = NULL if _pb_given is None else <_c_CK_WTLS_KEY_MAT_OUT_PTR>(<CK_WTLS_KEY_MAT_OUT>_pb_given)._ptr
 
 
 
@@ -12790,22 +12791,22 @@ _pb_bind_fields(CK_WTLS_KEY_MAT_PARAMS, _pb_probe, (<CK_WTLS_KEY_MAT_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
-    # A CK_WTLS_KEY_MAT_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_WTLS_KEY_MAT_PARAMS obj = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
-    obj._ptr = <_cs_CK_WTLS_KEY_MAT_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_WTLS_KEY_MAT_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_WTLS_KEY_MAT_PARAMS _pb_obj = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
+    _pb_obj._ptr = <_cs_CK_WTLS_KEY_MAT_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_WTLS_KEY_MAT_PARAMS(void *ptr, object ref):
-    # A CK_WTLS_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_WTLS_KEY_MAT_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_WTLS_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_WTLS_KEY_MAT_PARAMS obj = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
-    obj._ptr = <_cs_CK_WTLS_KEY_MAT_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_WTLS_KEY_MAT_PARAMS _pb_obj = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
+    _pb_obj._ptr = <_cs_CK_WTLS_KEY_MAT_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_WTLS_KEY_MAT_PARAMS, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
@@ -12877,7 +12878,7 @@ A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_PRF_DATA_PARAM((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -12896,17 +12897,17 @@ A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
 
     @property
     def pValue(self):
-        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
+        return _pb_make_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
-    def pValue(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PRF_DATA_PARAM.pValue", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+    def pValue(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_PRF_DATA_PARAM.pValue", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pValue, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
+            _pb_self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pValue, _pb_given, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
 
     ulValueLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PRF_DATA_PARAM *>NULL).ulValueLen, sizeof((<_cs_CK_PRF_DATA_PARAM *>NULL).ulValueLen), 0, 18446744073709551615, "CK_PRF_DATA_PARAM.ulValueLen")
@@ -12918,22 +12919,22 @@ _pb_bind_fields(CK_PRF_DATA_PARAM, _pb_probe, (<CK_PRF_DATA_PARAM>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object owner, void *ptr):
-    # A CK_PRF_DATA_PARAM looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_PRF_DATA_PARAM obj = CK_PRF_DATA_PARAM.__new__(CK_PRF_DATA_PARAM)
-    obj._ptr = <_cs_CK_PRF_DATA_PARAM *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object _pb_owner, void *_pb_ptr):
+    # A CK_PRF_DATA_PARAM looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_PRF_DATA_PARAM _pb_obj = CK_PRF_DATA_PARAM.__new__(CK_PRF_DATA_PARAM)
+    _pb_obj._ptr = <_cs_CK_PRF_DATA_PARAM *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_PRF_DATA_PARAM(void *ptr, object ref):
-    # A CK_PRF_DATA_PARAM looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_PRF_DATA_PARAM(void *_pb_ptr, object _pb_ref):
+    # A CK_PRF_DATA_PARAM looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_PRF_DATA_PARAM obj = CK_PRF_DATA_PARAM.__new__(CK_PRF_DATA_PARAM)
-    obj._ptr = <_cs_CK_PRF_DATA_PARAM *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_PRF_DATA_PARAM _pb_obj = CK_PRF_DATA_PARAM.__new__(CK_PRF_DATA_PARAM)
+    _pb_obj._ptr = <_cs_CK_PRF_DATA_PARAM *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_PRF_DATA_PARAM, sizeof(_cs_CK_PRF_DATA_PARAM))
@@ -13003,17 +13004,17 @@ A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads
         return _pb_at_CK_SP800_108_COUNTER_FORMAT((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
-        cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
-            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {sizeof(_cs_CK_SP800_108_COUNTER_FORMAT)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
-        return obj
+        cdef CK_SP800_108_COUNTER_FORMAT _pb_obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {sizeof(_cs_CK_SP800_108_COUNTER_FORMAT)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
@@ -13033,22 +13034,22 @@ _pb_bind_fields(CK_SP800_108_COUNTER_FORMAT, _pb_probe, (<CK_SP800_108_COUNTER_F
 del _pb_probe
 
 
-cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object owner, void *ptr):
-    # A CK_SP800_108_COUNTER_FORMAT looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
-    obj._ptr = <_cs_CK_SP800_108_COUNTER_FORMAT *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object _pb_owner, void *_pb_ptr):
+    # A CK_SP800_108_COUNTER_FORMAT looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SP800_108_COUNTER_FORMAT _pb_obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
+    _pb_obj._ptr = <_cs_CK_SP800_108_COUNTER_FORMAT *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SP800_108_COUNTER_FORMAT(void *ptr, object ref):
-    # A CK_SP800_108_COUNTER_FORMAT looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SP800_108_COUNTER_FORMAT(void *_pb_ptr, object _pb_ref):
+    # A CK_SP800_108_COUNTER_FORMAT looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
-    obj._ptr = <_cs_CK_SP800_108_COUNTER_FORMAT *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SP800_108_COUNTER_FORMAT _pb_obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
+    _pb_obj._ptr = <_cs_CK_SP800_108_COUNTER_FORMAT *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SP800_108_COUNTER_FORMAT, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
@@ -13120,17 +13121,17 @@ A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast re
         return _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
-        cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
-            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
-        return obj
+        cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
@@ -13153,22 +13154,22 @@ _pb_bind_fields(CK_SP800_108_DKM_LENGTH_FORMAT, _pb_probe, (<CK_SP800_108_DKM_LE
 del _pb_probe
 
 
-cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(object owner, void *ptr):
-    # A CK_SP800_108_DKM_LENGTH_FORMAT looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
-    obj._ptr = <_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(object _pb_owner, void *_pb_ptr):
+    # A CK_SP800_108_DKM_LENGTH_FORMAT looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
+    _pb_obj._ptr = <_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT(void *ptr, object ref):
-    # A CK_SP800_108_DKM_LENGTH_FORMAT looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT(void *_pb_ptr, object _pb_ref):
+    # A CK_SP800_108_DKM_LENGTH_FORMAT looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
-    obj._ptr = <_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
+    _pb_obj._ptr = <_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SP800_108_DKM_LENGTH_FORMAT, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
@@ -13240,7 +13241,7 @@ A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p);
         return _pb_at_CK_DERIVED_KEY((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -13259,12 +13260,12 @@ A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_ATTRIBUTE(<void *>self._ptr.pTemplate, _pb_field_owner(self, <size_t>&self._ptr.pTemplate))
 
     @pTemplate.setter
-    def pTemplate(self, value):
+    def pTemplate(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_ATTRIBUTE):
-            raise TypeError(f"CK_DERIVED_KEY.pTemplate must be a CK_ATTRIBUTE or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pTemplate, value)
-        self._ptr.pTemplate = NULL if value is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_ATTRIBUTE):
+            raise TypeError(f"CK_DERIVED_KEY.pTemplate must be a CK_ATTRIBUTE or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pTemplate, _pb_given)
+        _pb_self._ptr.pTemplate = NULL if _pb_given is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>_pb_given)._ptr
 
 
     ulAttributeCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DERIVED_KEY *>NULL).ulAttributeCount, sizeof((<_cs_CK_DERIVED_KEY *>NULL).ulAttributeCount), 0, 18446744073709551615, "CK_DERIVED_KEY.ulAttributeCount")
@@ -13272,17 +13273,17 @@ A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
 
     @property
     def phKey(self):
-        return _pb_new_pointer(<void *>self._ptr.phKey, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.phKey))
+        return _pb_make_pointer(<void *>self._ptr.phKey, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.phKey))
 
     @phKey.setter
-    def phKey(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(value, 'unsigned long *', "CK_DERIVED_KEY.phKey", "a writable contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.phKey, value)
+    def phKey(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(_pb_given, 'unsigned long *', "CK_DERIVED_KEY.phKey", "a writable contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.phKey, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
+            _pb_self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.phKey, _pb_given, "CK_DERIVED_KEY.phKey", True, 8, False)
 
 
 
@@ -13291,22 +13292,22 @@ _pb_bind_fields(CK_DERIVED_KEY, _pb_probe, (<CK_DERIVED_KEY>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
-    # A CK_DERIVED_KEY looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_DERIVED_KEY obj = CK_DERIVED_KEY.__new__(CK_DERIVED_KEY)
-    obj._ptr = <_cs_CK_DERIVED_KEY *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object _pb_owner, void *_pb_ptr):
+    # A CK_DERIVED_KEY looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_DERIVED_KEY _pb_obj = CK_DERIVED_KEY.__new__(CK_DERIVED_KEY)
+    _pb_obj._ptr = <_cs_CK_DERIVED_KEY *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_DERIVED_KEY(void *ptr, object ref):
-    # A CK_DERIVED_KEY looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_DERIVED_KEY(void *_pb_ptr, object _pb_ref):
+    # A CK_DERIVED_KEY looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_DERIVED_KEY obj = CK_DERIVED_KEY.__new__(CK_DERIVED_KEY)
-    obj._ptr = <_cs_CK_DERIVED_KEY *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_DERIVED_KEY _pb_obj = CK_DERIVED_KEY.__new__(CK_DERIVED_KEY)
+    _pb_obj._ptr = <_cs_CK_DERIVED_KEY *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_DERIVED_KEY, sizeof(_cs_CK_DERIVED_KEY))
@@ -13382,7 +13383,7 @@ A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it 
         return _pb_at_CK_SP800_108_KDF_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -13407,12 +13408,12 @@ A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_PRF_DATA_PARAM(<void *>self._ptr.pDataParams, _pb_field_owner(self, <size_t>&self._ptr.pDataParams))
 
     @pDataParams.setter
-    def pDataParams(self, value):
+    def pDataParams(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_PRF_DATA_PARAM):
-            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
-        self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_PRF_DATA_PARAM):
+            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pDataParams, _pb_given)
+        _pb_self._ptr.pDataParams = NULL if _pb_given is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>_pb_given)._ptr
 
 
     ulAdditionalDerivedKeys = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys, sizeof((<_cs_CK_SP800_108_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys), 0, 18446744073709551615, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
@@ -13423,12 +13424,12 @@ A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_DERIVED_KEY(<void *>self._ptr.pAdditionalDerivedKeys, _pb_field_owner(self, <size_t>&self._ptr.pAdditionalDerivedKeys))
 
     @pAdditionalDerivedKeys.setter
-    def pAdditionalDerivedKeys(self, value):
+    def pAdditionalDerivedKeys(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_DERIVED_KEY):
-            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
-        self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_DERIVED_KEY):
+            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pAdditionalDerivedKeys, _pb_given)
+        _pb_self._ptr.pAdditionalDerivedKeys = NULL if _pb_given is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>_pb_given)._ptr
 
 
 
@@ -13437,22 +13438,22 @@ _pb_bind_fields(CK_SP800_108_KDF_PARAMS, _pb_probe, (<CK_SP800_108_KDF_PARAMS>_p
 del _pb_probe
 
 
-cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
-    # A CK_SP800_108_KDF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SP800_108_KDF_PARAMS obj = CK_SP800_108_KDF_PARAMS.__new__(CK_SP800_108_KDF_PARAMS)
-    obj._ptr = <_cs_CK_SP800_108_KDF_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SP800_108_KDF_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SP800_108_KDF_PARAMS _pb_obj = CK_SP800_108_KDF_PARAMS.__new__(CK_SP800_108_KDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SP800_108_KDF_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SP800_108_KDF_PARAMS(void *ptr, object ref):
-    # A CK_SP800_108_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SP800_108_KDF_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SP800_108_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SP800_108_KDF_PARAMS obj = CK_SP800_108_KDF_PARAMS.__new__(CK_SP800_108_KDF_PARAMS)
-    obj._ptr = <_cs_CK_SP800_108_KDF_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SP800_108_KDF_PARAMS _pb_obj = CK_SP800_108_KDF_PARAMS.__new__(CK_SP800_108_KDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SP800_108_KDF_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SP800_108_KDF_PARAMS, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
@@ -13532,7 +13533,7 @@ A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast 
         return _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -13557,12 +13558,12 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_at_CK_PRF_DATA_PARAM(<void *>self._ptr.pDataParams, _pb_field_owner(self, <size_t>&self._ptr.pDataParams))
 
     @pDataParams.setter
-    def pDataParams(self, value):
+    def pDataParams(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_PRF_DATA_PARAM):
-            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
-        self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_PRF_DATA_PARAM):
+            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pDataParams, _pb_given)
+        _pb_self._ptr.pDataParams = NULL if _pb_given is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>_pb_given)._ptr
 
 
     ulIVLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulIVLen, sizeof((<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulIVLen), 0, 18446744073709551615, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
@@ -13573,9 +13574,9 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_text_field(self, <size_t>&self._ptr.pIV, <const char *>self._ptr.pIV)
 
     @pIV.setter
-    def pIV(self, value):
+    def pIV(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
+        _pb_self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIV, _pb_given, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
 
 
     ulAdditionalDerivedKeys = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys, sizeof((<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys), 0, 18446744073709551615, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
@@ -13586,12 +13587,12 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         return _pb_at_CK_DERIVED_KEY(<void *>self._ptr.pAdditionalDerivedKeys, _pb_field_owner(self, <size_t>&self._ptr.pAdditionalDerivedKeys))
 
     @pAdditionalDerivedKeys.setter
-    def pAdditionalDerivedKeys(self, value):
+    def pAdditionalDerivedKeys(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_DERIVED_KEY):
-            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
-        self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_DERIVED_KEY):
+            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pAdditionalDerivedKeys, _pb_given)
+        _pb_self._ptr.pAdditionalDerivedKeys = NULL if _pb_given is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>_pb_given)._ptr
 
 
 
@@ -13600,22 +13601,22 @@ _pb_bind_fields(CK_SP800_108_FEEDBACK_KDF_PARAMS, _pb_probe, (<CK_SP800_108_FEED
 del _pb_probe
 
 
-cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
-    # A CK_SP800_108_FEEDBACK_KDF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SP800_108_FEEDBACK_KDF_PARAMS obj = CK_SP800_108_FEEDBACK_KDF_PARAMS.__new__(CK_SP800_108_FEEDBACK_KDF_PARAMS)
-    obj._ptr = <_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_SP800_108_FEEDBACK_KDF_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_obj = CK_SP800_108_FEEDBACK_KDF_PARAMS.__new__(CK_SP800_108_FEEDBACK_KDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS(void *ptr, object ref):
-    # A CK_SP800_108_FEEDBACK_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_SP800_108_FEEDBACK_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_SP800_108_FEEDBACK_KDF_PARAMS obj = CK_SP800_108_FEEDBACK_KDF_PARAMS.__new__(CK_SP800_108_FEEDBACK_KDF_PARAMS)
-    obj._ptr = <_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_obj = CK_SP800_108_FEEDBACK_KDF_PARAMS.__new__(CK_SP800_108_FEEDBACK_KDF_PARAMS)
+    _pb_obj._ptr = <_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_SP800_108_FEEDBACK_KDF_PARAMS, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
@@ -13697,7 +13698,7 @@ A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_CMS_SIG_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -13719,12 +13720,12 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_MECHANISM(<void *>self._ptr.pSigningMechanism, _pb_field_owner(self, <size_t>&self._ptr.pSigningMechanism))
 
     @pSigningMechanism.setter
-    def pSigningMechanism(self, value):
+    def pSigningMechanism(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_MECHANISM):
-            raise TypeError(f"CK_CMS_SIG_PARAMS.pSigningMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pSigningMechanism, value)
-        self._ptr.pSigningMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_MECHANISM):
+            raise TypeError(f"CK_CMS_SIG_PARAMS.pSigningMechanism must be a CK_MECHANISM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pSigningMechanism, _pb_given)
+        _pb_self._ptr.pSigningMechanism = NULL if _pb_given is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>_pb_given)._ptr
 
 
     @property
@@ -13732,12 +13733,12 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_MECHANISM(<void *>self._ptr.pDigestMechanism, _pb_field_owner(self, <size_t>&self._ptr.pDigestMechanism))
 
     @pDigestMechanism.setter
-    def pDigestMechanism(self, value):
+    def pDigestMechanism(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_MECHANISM):
-            raise TypeError(f"CK_CMS_SIG_PARAMS.pDigestMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pDigestMechanism, value)
-        self._ptr.pDigestMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_MECHANISM):
+            raise TypeError(f"CK_CMS_SIG_PARAMS.pDigestMechanism must be a CK_MECHANISM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pDigestMechanism, _pb_given)
+        _pb_self._ptr.pDigestMechanism = NULL if _pb_given is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>_pb_given)._ptr
 
 
     @property
@@ -13745,9 +13746,9 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pContentType, <const char *>self._ptr.pContentType)
 
     @pContentType.setter
-    def pContentType(self, value):
+    def pContentType(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True)
+        _pb_self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pContentType, _pb_given, "CK_CMS_SIG_PARAMS.pContentType", True)
 
 
     @property
@@ -13755,9 +13756,9 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pRequestedAttributes, <const char *>self._ptr.pRequestedAttributes)
 
     @pRequestedAttributes.setter
-    def pRequestedAttributes(self, value):
+    def pRequestedAttributes(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
+        _pb_self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pRequestedAttributes, _pb_given, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
 
 
     ulRequestedAttributesLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequestedAttributesLen, sizeof((<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequestedAttributesLen), 0, 18446744073709551615, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
@@ -13768,9 +13769,9 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pRequiredAttributes, <const char *>self._ptr.pRequiredAttributes)
 
     @pRequiredAttributes.setter
-    def pRequiredAttributes(self, value):
+    def pRequiredAttributes(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
+        _pb_self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pRequiredAttributes, _pb_given, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
 
 
     ulRequiredAttributesLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequiredAttributesLen, sizeof((<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequiredAttributesLen), 0, 18446744073709551615, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
@@ -13782,22 +13783,22 @@ _pb_bind_fields(CK_CMS_SIG_PARAMS, _pb_probe, (<CK_CMS_SIG_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object owner, void *ptr):
-    # A CK_CMS_SIG_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_CMS_SIG_PARAMS obj = CK_CMS_SIG_PARAMS.__new__(CK_CMS_SIG_PARAMS)
-    obj._ptr = <_cs_CK_CMS_SIG_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_CMS_SIG_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_CMS_SIG_PARAMS _pb_obj = CK_CMS_SIG_PARAMS.__new__(CK_CMS_SIG_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CMS_SIG_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_CMS_SIG_PARAMS(void *ptr, object ref):
-    # A CK_CMS_SIG_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_CMS_SIG_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_CMS_SIG_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_CMS_SIG_PARAMS obj = CK_CMS_SIG_PARAMS.__new__(CK_CMS_SIG_PARAMS)
-    obj._ptr = <_cs_CK_CMS_SIG_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_CMS_SIG_PARAMS _pb_obj = CK_CMS_SIG_PARAMS.__new__(CK_CMS_SIG_PARAMS)
+    _pb_obj._ptr = <_cs_CK_CMS_SIG_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_CMS_SIG_PARAMS, sizeof(_cs_CK_CMS_SIG_PARAMS))
@@ -13867,7 +13868,7 @@ A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast rea
         return _pb_at_CK_KEY_DERIVATION_STRING_DATA((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -13886,9 +13887,9 @@ A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
-    def pData(self, value):
+    def pData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
+        _pb_self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pData, _pb_given, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
 
 
     ulLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEY_DERIVATION_STRING_DATA *>NULL).ulLen, sizeof((<_cs_CK_KEY_DERIVATION_STRING_DATA *>NULL).ulLen), 0, 18446744073709551615, "CK_KEY_DERIVATION_STRING_DATA.ulLen")
@@ -13900,22 +13901,22 @@ _pb_bind_fields(CK_KEY_DERIVATION_STRING_DATA, _pb_probe, (<CK_KEY_DERIVATION_ST
 del _pb_probe
 
 
-cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object owner, void *ptr):
-    # A CK_KEY_DERIVATION_STRING_DATA looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_KEY_DERIVATION_STRING_DATA obj = CK_KEY_DERIVATION_STRING_DATA.__new__(CK_KEY_DERIVATION_STRING_DATA)
-    obj._ptr = <_cs_CK_KEY_DERIVATION_STRING_DATA *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object _pb_owner, void *_pb_ptr):
+    # A CK_KEY_DERIVATION_STRING_DATA looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_KEY_DERIVATION_STRING_DATA _pb_obj = CK_KEY_DERIVATION_STRING_DATA.__new__(CK_KEY_DERIVATION_STRING_DATA)
+    _pb_obj._ptr = <_cs_CK_KEY_DERIVATION_STRING_DATA *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_KEY_DERIVATION_STRING_DATA(void *ptr, object ref):
-    # A CK_KEY_DERIVATION_STRING_DATA looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_KEY_DERIVATION_STRING_DATA(void *_pb_ptr, object _pb_ref):
+    # A CK_KEY_DERIVATION_STRING_DATA looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_KEY_DERIVATION_STRING_DATA obj = CK_KEY_DERIVATION_STRING_DATA.__new__(CK_KEY_DERIVATION_STRING_DATA)
-    obj._ptr = <_cs_CK_KEY_DERIVATION_STRING_DATA *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_KEY_DERIVATION_STRING_DATA _pb_obj = CK_KEY_DERIVATION_STRING_DATA.__new__(CK_KEY_DERIVATION_STRING_DATA)
+    _pb_obj._ptr = <_cs_CK_KEY_DERIVATION_STRING_DATA *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_KEY_DERIVATION_STRING_DATA, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
@@ -13999,7 +14000,7 @@ A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((
         return _pb_at_CK_PKCS5_PBKD2_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14018,17 +14019,17 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
 
     @property
     def pSaltSourceData(self):
-        return _pb_new_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
+        return _pb_make_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
 
     @pSaltSourceData.setter
-    def pSaltSourceData(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pSaltSourceData, value)
+    def pSaltSourceData(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pSaltSourceData, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
+            _pb_self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pSaltSourceData, _pb_given, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
 
     ulSaltSourceDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulSaltSourceDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulSaltSourceDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
@@ -14042,17 +14043,17 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
 
     @property
     def pPrfData(self):
-        return _pb_new_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
+        return _pb_make_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
 
     @pPrfData.setter
-    def pPrfData(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS.pPrfData", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pPrfData, value)
+    def pPrfData(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_PKCS5_PBKD2_PARAMS.pPrfData", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pPrfData, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
+            _pb_self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pPrfData, _pb_given, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
 
     ulPrfDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulPrfDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulPrfDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
@@ -14063,24 +14064,24 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True)
+        _pb_self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPassword, _pb_given, "CK_PKCS5_PBKD2_PARAMS.pPassword", True)
 
 
     @property
     def ulPasswordLen(self):
-        return _pb_new_pointer(<void *>self._ptr.ulPasswordLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.ulPasswordLen))
+        return _pb_make_pointer(<void *>self._ptr.ulPasswordLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.ulPasswordLen))
 
     @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", "a writable contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.ulPasswordLen, value)
+    def ulPasswordLen(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_object_address(_pb_given, 'unsigned long *', "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", "a writable contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.ulPasswordLen, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
+            _pb_self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.ulPasswordLen, _pb_given, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
 
 
 
@@ -14089,22 +14090,22 @@ _pb_bind_fields(CK_PKCS5_PBKD2_PARAMS, _pb_probe, (<CK_PKCS5_PBKD2_PARAMS>_pb_pr
 del _pb_probe
 
 
-cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
-    # A CK_PKCS5_PBKD2_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_PKCS5_PBKD2_PARAMS obj = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
-    obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_PKCS5_PBKD2_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_PKCS5_PBKD2_PARAMS _pb_obj = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
+    _pb_obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS(void *ptr, object ref):
-    # A CK_PKCS5_PBKD2_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_PKCS5_PBKD2_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_PKCS5_PBKD2_PARAMS obj = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
-    obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_PKCS5_PBKD2_PARAMS _pb_obj = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
+    _pb_obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
@@ -14188,7 +14189,7 @@ A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it (
         return _pb_at_CK_PKCS5_PBKD2_PARAMS2((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14207,17 +14208,17 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
 
     @property
     def pSaltSourceData(self):
-        return _pb_new_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
+        return _pb_make_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
 
     @pSaltSourceData.setter
-    def pSaltSourceData(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pSaltSourceData, value)
+    def pSaltSourceData(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pSaltSourceData, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
+            _pb_self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pSaltSourceData, _pb_given, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
 
     ulSaltSourceDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulSaltSourceDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulSaltSourceDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
@@ -14231,17 +14232,17 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
 
     @property
     def pPrfData(self):
-        return _pb_new_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
+        return _pb_make_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
 
     @pPrfData.setter
-    def pPrfData(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pPrfData", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pPrfData, value)
+    def pPrfData(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pPrfData", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pPrfData, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
+            _pb_self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pPrfData, _pb_given, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
 
     ulPrfDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPrfDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPrfDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
@@ -14252,9 +14253,9 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
-    def pPassword(self, value):
+    def pPassword(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
+        _pb_self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPassword, _pb_given, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
 
 
     ulPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPasswordLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPasswordLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
@@ -14266,22 +14267,22 @@ _pb_bind_fields(CK_PKCS5_PBKD2_PARAMS2, _pb_probe, (<CK_PKCS5_PBKD2_PARAMS2>_pb_
 del _pb_probe
 
 
-cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object owner, void *ptr):
-    # A CK_PKCS5_PBKD2_PARAMS2 looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_PKCS5_PBKD2_PARAMS2 obj = CK_PKCS5_PBKD2_PARAMS2.__new__(CK_PKCS5_PBKD2_PARAMS2)
-    obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS2 *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object _pb_owner, void *_pb_ptr):
+    # A CK_PKCS5_PBKD2_PARAMS2 looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_PKCS5_PBKD2_PARAMS2 _pb_obj = CK_PKCS5_PBKD2_PARAMS2.__new__(CK_PKCS5_PBKD2_PARAMS2)
+    _pb_obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS2 *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS2(void *ptr, object ref):
-    # A CK_PKCS5_PBKD2_PARAMS2 looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS2(void *_pb_ptr, object _pb_ref):
+    # A CK_PKCS5_PBKD2_PARAMS2 looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_PKCS5_PBKD2_PARAMS2 obj = CK_PKCS5_PBKD2_PARAMS2.__new__(CK_PKCS5_PBKD2_PARAMS2)
-    obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS2 *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_PKCS5_PBKD2_PARAMS2 _pb_obj = CK_PKCS5_PBKD2_PARAMS2.__new__(CK_PKCS5_PBKD2_PARAMS2)
+    _pb_obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS2 *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS2, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
@@ -14353,7 +14354,7 @@ A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_CK_OTP_PARAM((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14372,17 +14373,17 @@ A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
 
     @property
     def pValue(self):
-        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
+        return _pb_make_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
-    def pValue(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_OTP_PARAM.pValue", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+    def pValue(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(_pb_given, 'void *', "CK_OTP_PARAM.pValue", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pValue, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
+            _pb_self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.pValue, _pb_given, "CK_OTP_PARAM.pValue", False, 0, True)
 
 
     ulValueLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_PARAM *>NULL).ulValueLen, sizeof((<_cs_CK_OTP_PARAM *>NULL).ulValueLen), 0, 18446744073709551615, "CK_OTP_PARAM.ulValueLen")
@@ -14394,22 +14395,22 @@ _pb_bind_fields(CK_OTP_PARAM, _pb_probe, (<CK_OTP_PARAM>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object owner, void *ptr):
-    # A CK_OTP_PARAM looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_OTP_PARAM obj = CK_OTP_PARAM.__new__(CK_OTP_PARAM)
-    obj._ptr = <_cs_CK_OTP_PARAM *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object _pb_owner, void *_pb_ptr):
+    # A CK_OTP_PARAM looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_OTP_PARAM _pb_obj = CK_OTP_PARAM.__new__(CK_OTP_PARAM)
+    _pb_obj._ptr = <_cs_CK_OTP_PARAM *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_OTP_PARAM(void *ptr, object ref):
-    # A CK_OTP_PARAM looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_OTP_PARAM(void *_pb_ptr, object _pb_ref):
+    # A CK_OTP_PARAM looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_OTP_PARAM obj = CK_OTP_PARAM.__new__(CK_OTP_PARAM)
-    obj._ptr = <_cs_CK_OTP_PARAM *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_OTP_PARAM _pb_obj = CK_OTP_PARAM.__new__(CK_OTP_PARAM)
+    _pb_obj._ptr = <_cs_CK_OTP_PARAM *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_OTP_PARAM, sizeof(_cs_CK_OTP_PARAM))
@@ -14479,7 +14480,7 @@ A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_CK_OTP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14498,12 +14499,12 @@ A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_OTP_PARAM(<void *>self._ptr.pParams, _pb_field_owner(self, <size_t>&self._ptr.pParams))
 
     @pParams.setter
-    def pParams(self, value):
+    def pParams(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_OTP_PARAM):
-            raise TypeError(f"CK_OTP_PARAMS.pParams must be a CK_OTP_PARAM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pParams, value)
-        self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_OTP_PARAM):
+            raise TypeError(f"CK_OTP_PARAMS.pParams must be a CK_OTP_PARAM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pParams, _pb_given)
+        _pb_self._ptr.pParams = NULL if _pb_given is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>_pb_given)._ptr
 
 
     ulCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_PARAMS *>NULL).ulCount, sizeof((<_cs_CK_OTP_PARAMS *>NULL).ulCount), 0, 18446744073709551615, "CK_OTP_PARAMS.ulCount")
@@ -14515,22 +14516,22 @@ _pb_bind_fields(CK_OTP_PARAMS, _pb_probe, (<CK_OTP_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object owner, void *ptr):
-    # A CK_OTP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_OTP_PARAMS obj = CK_OTP_PARAMS.__new__(CK_OTP_PARAMS)
-    obj._ptr = <_cs_CK_OTP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_OTP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_OTP_PARAMS _pb_obj = CK_OTP_PARAMS.__new__(CK_OTP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_OTP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_OTP_PARAMS(void *ptr, object ref):
-    # A CK_OTP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_OTP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_OTP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_OTP_PARAMS obj = CK_OTP_PARAMS.__new__(CK_OTP_PARAMS)
-    obj._ptr = <_cs_CK_OTP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_OTP_PARAMS _pb_obj = CK_OTP_PARAMS.__new__(CK_OTP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_OTP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_OTP_PARAMS, sizeof(_cs_CK_OTP_PARAMS))
@@ -14600,7 +14601,7 @@ A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((
         return _pb_at_CK_OTP_SIGNATURE_INFO((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14619,12 +14620,12 @@ A new CK_OTP_SIGNATURE_INFO holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_OTP_PARAM(<void *>self._ptr.pParams, _pb_field_owner(self, <size_t>&self._ptr.pParams))
 
     @pParams.setter
-    def pParams(self, value):
+    def pParams(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_OTP_PARAM):
-            raise TypeError(f"CK_OTP_SIGNATURE_INFO.pParams must be a CK_OTP_PARAM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pParams, value)
-        self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_OTP_PARAM):
+            raise TypeError(f"CK_OTP_SIGNATURE_INFO.pParams must be a CK_OTP_PARAM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pParams, _pb_given)
+        _pb_self._ptr.pParams = NULL if _pb_given is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>_pb_given)._ptr
 
 
     ulCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_SIGNATURE_INFO *>NULL).ulCount, sizeof((<_cs_CK_OTP_SIGNATURE_INFO *>NULL).ulCount), 0, 18446744073709551615, "CK_OTP_SIGNATURE_INFO.ulCount")
@@ -14636,22 +14637,22 @@ _pb_bind_fields(CK_OTP_SIGNATURE_INFO, _pb_probe, (<CK_OTP_SIGNATURE_INFO>_pb_pr
 del _pb_probe
 
 
-cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object owner, void *ptr):
-    # A CK_OTP_SIGNATURE_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_OTP_SIGNATURE_INFO obj = CK_OTP_SIGNATURE_INFO.__new__(CK_OTP_SIGNATURE_INFO)
-    obj._ptr = <_cs_CK_OTP_SIGNATURE_INFO *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object _pb_owner, void *_pb_ptr):
+    # A CK_OTP_SIGNATURE_INFO looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_OTP_SIGNATURE_INFO _pb_obj = CK_OTP_SIGNATURE_INFO.__new__(CK_OTP_SIGNATURE_INFO)
+    _pb_obj._ptr = <_cs_CK_OTP_SIGNATURE_INFO *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_OTP_SIGNATURE_INFO(void *ptr, object ref):
-    # A CK_OTP_SIGNATURE_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_OTP_SIGNATURE_INFO(void *_pb_ptr, object _pb_ref):
+    # A CK_OTP_SIGNATURE_INFO looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_OTP_SIGNATURE_INFO obj = CK_OTP_SIGNATURE_INFO.__new__(CK_OTP_SIGNATURE_INFO)
-    obj._ptr = <_cs_CK_OTP_SIGNATURE_INFO *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_OTP_SIGNATURE_INFO _pb_obj = CK_OTP_SIGNATURE_INFO.__new__(CK_OTP_SIGNATURE_INFO)
+    _pb_obj._ptr = <_cs_CK_OTP_SIGNATURE_INFO *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_OTP_SIGNATURE_INFO, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
@@ -14725,7 +14726,7 @@ A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_CK_KIP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14744,12 +14745,12 @@ A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_MECHANISM(<void *>self._ptr.pMechanism, _pb_field_owner(self, <size_t>&self._ptr.pMechanism))
 
     @pMechanism.setter
-    def pMechanism(self, value):
+    def pMechanism(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_MECHANISM):
-            raise TypeError(f"CK_KIP_PARAMS.pMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pMechanism, value)
-        self._ptr.pMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_MECHANISM):
+            raise TypeError(f"CK_KIP_PARAMS.pMechanism must be a CK_MECHANISM or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pMechanism, _pb_given)
+        _pb_self._ptr.pMechanism = NULL if _pb_given is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>_pb_given)._ptr
 
 
     hKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KIP_PARAMS *>NULL).hKey, sizeof((<_cs_CK_KIP_PARAMS *>NULL).hKey), 0, 18446744073709551615, "CK_KIP_PARAMS.hKey")
@@ -14760,9 +14761,9 @@ A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True)
+        _pb_self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSeed, _pb_given, "CK_KIP_PARAMS.pSeed", True)
 
 
     ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KIP_PARAMS *>NULL).ulSeedLen, sizeof((<_cs_CK_KIP_PARAMS *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_KIP_PARAMS.ulSeedLen")
@@ -14774,22 +14775,22 @@ _pb_bind_fields(CK_KIP_PARAMS, _pb_probe, (<CK_KIP_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object owner, void *ptr):
-    # A CK_KIP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_KIP_PARAMS obj = CK_KIP_PARAMS.__new__(CK_KIP_PARAMS)
-    obj._ptr = <_cs_CK_KIP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_KIP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_KIP_PARAMS _pb_obj = CK_KIP_PARAMS.__new__(CK_KIP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_KIP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_KIP_PARAMS(void *ptr, object ref):
-    # A CK_KIP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_KIP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_KIP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_KIP_PARAMS obj = CK_KIP_PARAMS.__new__(CK_KIP_PARAMS)
-    obj._ptr = <_cs_CK_KIP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_KIP_PARAMS _pb_obj = CK_KIP_PARAMS.__new__(CK_KIP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_KIP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_KIP_PARAMS, sizeof(_cs_CK_KIP_PARAMS))
@@ -14863,7 +14864,7 @@ A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads 
         return _pb_at_CK_DSA_PARAMETER_GEN_PARAM((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -14885,9 +14886,9 @@ A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
-    def pSeed(self, value):
+    def pSeed(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
+        _pb_self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSeed, _pb_given, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
 
 
     ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).ulSeedLen, sizeof((<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
@@ -14902,22 +14903,22 @@ _pb_bind_fields(CK_DSA_PARAMETER_GEN_PARAM, _pb_probe, (<CK_DSA_PARAMETER_GEN_PA
 del _pb_probe
 
 
-cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object owner, void *ptr):
-    # A CK_DSA_PARAMETER_GEN_PARAM looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_DSA_PARAMETER_GEN_PARAM obj = CK_DSA_PARAMETER_GEN_PARAM.__new__(CK_DSA_PARAMETER_GEN_PARAM)
-    obj._ptr = <_cs_CK_DSA_PARAMETER_GEN_PARAM *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object _pb_owner, void *_pb_ptr):
+    # A CK_DSA_PARAMETER_GEN_PARAM looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_DSA_PARAMETER_GEN_PARAM _pb_obj = CK_DSA_PARAMETER_GEN_PARAM.__new__(CK_DSA_PARAMETER_GEN_PARAM)
+    _pb_obj._ptr = <_cs_CK_DSA_PARAMETER_GEN_PARAM *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_DSA_PARAMETER_GEN_PARAM(void *ptr, object ref):
-    # A CK_DSA_PARAMETER_GEN_PARAM looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_DSA_PARAMETER_GEN_PARAM(void *_pb_ptr, object _pb_ref):
+    # A CK_DSA_PARAMETER_GEN_PARAM looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_DSA_PARAMETER_GEN_PARAM obj = CK_DSA_PARAMETER_GEN_PARAM.__new__(CK_DSA_PARAMETER_GEN_PARAM)
-    obj._ptr = <_cs_CK_DSA_PARAMETER_GEN_PARAM *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_DSA_PARAMETER_GEN_PARAM _pb_obj = CK_DSA_PARAMETER_GEN_PARAM.__new__(CK_DSA_PARAMETER_GEN_PARAM)
+    _pb_obj._ptr = <_cs_CK_DSA_PARAMETER_GEN_PARAM *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_DSA_PARAMETER_GEN_PARAM, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
@@ -14991,7 +14992,7 @@ A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads
         return _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15019,9 +15020,9 @@ A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
-    def pSharedData(self, value):
+    def pSharedData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
+        _pb_self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSharedData, _pb_given, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
 
 
 
@@ -15030,22 +15031,22 @@ _pb_bind_fields(CK_ECDH_AES_KEY_WRAP_PARAMS, _pb_probe, (<CK_ECDH_AES_KEY_WRAP_P
 del _pb_probe
 
 
-cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
-    # A CK_ECDH_AES_KEY_WRAP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ECDH_AES_KEY_WRAP_PARAMS obj = CK_ECDH_AES_KEY_WRAP_PARAMS.__new__(CK_ECDH_AES_KEY_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_ECDH_AES_KEY_WRAP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_obj = CK_ECDH_AES_KEY_WRAP_PARAMS.__new__(CK_ECDH_AES_KEY_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS(void *ptr, object ref):
-    # A CK_ECDH_AES_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_ECDH_AES_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_ECDH_AES_KEY_WRAP_PARAMS obj = CK_ECDH_AES_KEY_WRAP_PARAMS.__new__(CK_ECDH_AES_KEY_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_obj = CK_ECDH_AES_KEY_WRAP_PARAMS.__new__(CK_ECDH_AES_KEY_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_ECDH_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
@@ -15115,7 +15116,7 @@ A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads 
         return _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15137,12 +15138,12 @@ A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_at_CK_RSA_PKCS_OAEP_PARAMS(<void *>self._ptr.pOAEPParams, _pb_field_owner(self, <size_t>&self._ptr.pOAEPParams))
 
     @pOAEPParams.setter
-    def pOAEPParams(self, value):
+    def pOAEPParams(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_RSA_PKCS_OAEP_PARAMS):
-            raise TypeError(f"CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams must be a CK_RSA_PKCS_OAEP_PARAMS or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pOAEPParams, value)
-        self._ptr.pOAEPParams = NULL if value is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_RSA_PKCS_OAEP_PARAMS):
+            raise TypeError(f"CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams must be a CK_RSA_PKCS_OAEP_PARAMS or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pOAEPParams, _pb_given)
+        _pb_self._ptr.pOAEPParams = NULL if _pb_given is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>_pb_given)._ptr
 
 
 
@@ -15151,22 +15152,22 @@ _pb_bind_fields(CK_RSA_AES_KEY_WRAP_PARAMS, _pb_probe, (<CK_RSA_AES_KEY_WRAP_PAR
 del _pb_probe
 
 
-cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
-    # A CK_RSA_AES_KEY_WRAP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_RSA_AES_KEY_WRAP_PARAMS obj = CK_RSA_AES_KEY_WRAP_PARAMS.__new__(CK_RSA_AES_KEY_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_RSA_AES_KEY_WRAP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_obj = CK_RSA_AES_KEY_WRAP_PARAMS.__new__(CK_RSA_AES_KEY_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS(void *ptr, object ref):
-    # A CK_RSA_AES_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_RSA_AES_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_RSA_AES_KEY_WRAP_PARAMS obj = CK_RSA_AES_KEY_WRAP_PARAMS.__new__(CK_RSA_AES_KEY_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_obj = CK_RSA_AES_KEY_WRAP_PARAMS.__new__(CK_RSA_AES_KEY_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_RSA_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
@@ -15242,7 +15243,7 @@ A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads 
         return _pb_at_CK_GOSTR3410_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15264,9 +15265,9 @@ A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
-    def pPublicData(self, value):
+    def pPublicData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
+        _pb_self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPublicData, _pb_given, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
 
 
     ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
@@ -15277,9 +15278,9 @@ A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pUKM, <const char *>self._ptr.pUKM)
 
     @pUKM.setter
-    def pUKM(self, value):
+    def pUKM(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
+        _pb_self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pUKM, _pb_given, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
 
 
     ulUKMLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulUKMLen, sizeof((<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulUKMLen), 0, 18446744073709551615, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
@@ -15291,22 +15292,22 @@ _pb_bind_fields(CK_GOSTR3410_DERIVE_PARAMS, _pb_probe, (<CK_GOSTR3410_DERIVE_PAR
 del _pb_probe
 
 
-cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_GOSTR3410_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_GOSTR3410_DERIVE_PARAMS obj = CK_GOSTR3410_DERIVE_PARAMS.__new__(CK_GOSTR3410_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_GOSTR3410_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_GOSTR3410_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_GOSTR3410_DERIVE_PARAMS _pb_obj = CK_GOSTR3410_DERIVE_PARAMS.__new__(CK_GOSTR3410_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_GOSTR3410_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_GOSTR3410_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_GOSTR3410_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_GOSTR3410_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_GOSTR3410_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_GOSTR3410_DERIVE_PARAMS obj = CK_GOSTR3410_DERIVE_PARAMS.__new__(CK_GOSTR3410_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_GOSTR3410_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_GOSTR3410_DERIVE_PARAMS _pb_obj = CK_GOSTR3410_DERIVE_PARAMS.__new__(CK_GOSTR3410_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_GOSTR3410_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_GOSTR3410_DERIVE_PARAMS, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
@@ -15382,7 +15383,7 @@ A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast read
         return _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15401,9 +15402,9 @@ A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pWrapOID, <const char *>self._ptr.pWrapOID)
 
     @pWrapOID.setter
-    def pWrapOID(self, value):
+    def pWrapOID(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
+        _pb_self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pWrapOID, _pb_given, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
 
 
     ulWrapOIDLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulWrapOIDLen, sizeof((<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulWrapOIDLen), 0, 18446744073709551615, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
@@ -15414,9 +15415,9 @@ A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pUKM, <const char *>self._ptr.pUKM)
 
     @pUKM.setter
-    def pUKM(self, value):
+    def pUKM(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
+        _pb_self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pUKM, _pb_given, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
 
 
     ulUKMLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulUKMLen, sizeof((<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulUKMLen), 0, 18446744073709551615, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
@@ -15431,22 +15432,22 @@ _pb_bind_fields(CK_GOSTR3410_KEY_WRAP_PARAMS, _pb_probe, (<CK_GOSTR3410_KEY_WRAP
 del _pb_probe
 
 
-cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object owner, void *ptr):
-    # A CK_GOSTR3410_KEY_WRAP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_GOSTR3410_KEY_WRAP_PARAMS obj = CK_GOSTR3410_KEY_WRAP_PARAMS.__new__(CK_GOSTR3410_KEY_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_GOSTR3410_KEY_WRAP_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_obj = CK_GOSTR3410_KEY_WRAP_PARAMS.__new__(CK_GOSTR3410_KEY_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS(void *ptr, object ref):
-    # A CK_GOSTR3410_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_GOSTR3410_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_GOSTR3410_KEY_WRAP_PARAMS obj = CK_GOSTR3410_KEY_WRAP_PARAMS.__new__(CK_GOSTR3410_KEY_WRAP_PARAMS)
-    obj._ptr = <_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_obj = CK_GOSTR3410_KEY_WRAP_PARAMS.__new__(CK_GOSTR3410_KEY_WRAP_PARAMS)
+    _pb_obj._ptr = <_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_GOSTR3410_KEY_WRAP_PARAMS, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
@@ -15518,7 +15519,7 @@ A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p)
         return _pb_at_CK_EDDSA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15543,9 +15544,9 @@ A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
 
     @pContextData.setter
-    def pContextData(self, value):
+    def pContextData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True)
+        _pb_self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pContextData, _pb_given, "CK_EDDSA_PARAMS.pContextData", True)
 
 
 
@@ -15554,22 +15555,22 @@ _pb_bind_fields(CK_EDDSA_PARAMS, _pb_probe, (<CK_EDDSA_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
-    # A CK_EDDSA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_EDDSA_PARAMS obj = CK_EDDSA_PARAMS.__new__(CK_EDDSA_PARAMS)
-    obj._ptr = <_cs_CK_EDDSA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_EDDSA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_EDDSA_PARAMS _pb_obj = CK_EDDSA_PARAMS.__new__(CK_EDDSA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_EDDSA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_EDDSA_PARAMS(void *ptr, object ref):
-    # A CK_EDDSA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_EDDSA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_EDDSA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_EDDSA_PARAMS obj = CK_EDDSA_PARAMS.__new__(CK_EDDSA_PARAMS)
-    obj._ptr = <_cs_CK_EDDSA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_EDDSA_PARAMS _pb_obj = CK_EDDSA_PARAMS.__new__(CK_EDDSA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_EDDSA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_EDDSA_PARAMS, sizeof(_cs_CK_EDDSA_PARAMS))
@@ -15637,17 +15638,17 @@ A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p
         return _pb_at_CK_XEDDSA_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
-        cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_XEDDSA_PARAMS):
-            raise ValueError(f"CK_XEDDSA_PARAMS needs {sizeof(_cs_CK_XEDDSA_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_XEDDSA_PARAMS))
-        return obj
+        cdef CK_XEDDSA_PARAMS _pb_obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_CK_XEDDSA_PARAMS):
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {sizeof(_cs_CK_XEDDSA_PARAMS)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_CK_XEDDSA_PARAMS))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_XEDDSA_PARAMS))
@@ -15664,22 +15665,22 @@ _pb_bind_fields(CK_XEDDSA_PARAMS, _pb_probe, (<CK_XEDDSA_PARAMS>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object owner, void *ptr):
-    # A CK_XEDDSA_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
-    obj._ptr = <_cs_CK_XEDDSA_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_XEDDSA_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_XEDDSA_PARAMS _pb_obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_XEDDSA_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_XEDDSA_PARAMS(void *ptr, object ref):
-    # A CK_XEDDSA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_XEDDSA_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_XEDDSA_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
-    obj._ptr = <_cs_CK_XEDDSA_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_XEDDSA_PARAMS _pb_obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
+    _pb_obj._ptr = <_cs_CK_XEDDSA_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_XEDDSA_PARAMS, sizeof(_cs_CK_XEDDSA_PARAMS))
@@ -15759,7 +15760,7 @@ A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it 
         return _pb_at_CK_X3DH_INITIATE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15787,9 +15788,9 @@ A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPrekey_signature, <const char *>self._ptr.pPrekey_signature)
 
     @pPrekey_signature.setter
-    def pPrekey_signature(self, value):
+    def pPrekey_signature(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True)
+        _pb_self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPrekey_signature, _pb_given, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True)
 
 
     @property
@@ -15797,9 +15798,9 @@ A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOnetime_key, <const char *>self._ptr.pOnetime_key)
 
     @pOnetime_key.setter
-    def pOnetime_key(self, value):
+    def pOnetime_key(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
+        _pb_self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOnetime_key, _pb_given, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
 
 
     pOwn_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pOwn_identity, sizeof((<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pOwn_identity), 0, 18446744073709551615, "CK_X3DH_INITIATE_PARAMS.pOwn_identity")
@@ -15814,22 +15815,22 @@ _pb_bind_fields(CK_X3DH_INITIATE_PARAMS, _pb_probe, (<CK_X3DH_INITIATE_PARAMS>_p
 del _pb_probe
 
 
-cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object owner, void *ptr):
-    # A CK_X3DH_INITIATE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X3DH_INITIATE_PARAMS obj = CK_X3DH_INITIATE_PARAMS.__new__(CK_X3DH_INITIATE_PARAMS)
-    obj._ptr = <_cs_CK_X3DH_INITIATE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X3DH_INITIATE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X3DH_INITIATE_PARAMS _pb_obj = CK_X3DH_INITIATE_PARAMS.__new__(CK_X3DH_INITIATE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X3DH_INITIATE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X3DH_INITIATE_PARAMS(void *ptr, object ref):
-    # A CK_X3DH_INITIATE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X3DH_INITIATE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X3DH_INITIATE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X3DH_INITIATE_PARAMS obj = CK_X3DH_INITIATE_PARAMS.__new__(CK_X3DH_INITIATE_PARAMS)
-    obj._ptr = <_cs_CK_X3DH_INITIATE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X3DH_INITIATE_PARAMS _pb_obj = CK_X3DH_INITIATE_PARAMS.__new__(CK_X3DH_INITIATE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X3DH_INITIATE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X3DH_INITIATE_PARAMS, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
@@ -15907,7 +15908,7 @@ A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it (
         return _pb_at_CK_X3DH_RESPOND_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -15929,9 +15930,9 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIdentity_id, <const char *>self._ptr.pIdentity_id)
 
     @pIdentity_id.setter
-    def pIdentity_id(self, value):
+    def pIdentity_id(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True)
+        _pb_self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIdentity_id, _pb_given, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True)
 
 
     @property
@@ -15939,9 +15940,9 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pPrekey_id, <const char *>self._ptr.pPrekey_id)
 
     @pPrekey_id.setter
-    def pPrekey_id(self, value):
+    def pPrekey_id(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True)
+        _pb_self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pPrekey_id, _pb_given, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True)
 
 
     @property
@@ -15949,9 +15950,9 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pOnetime_id, <const char *>self._ptr.pOnetime_id)
 
     @pOnetime_id.setter
-    def pOnetime_id(self, value):
+    def pOnetime_id(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
+        _pb_self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pOnetime_id, _pb_given, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
 
 
     pInitiator_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_RESPOND_PARAMS *>NULL).pInitiator_identity, sizeof((<_cs_CK_X3DH_RESPOND_PARAMS *>NULL).pInitiator_identity), 0, 18446744073709551615, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
@@ -15962,9 +15963,9 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pInitiator_ephemeral, <const char *>self._ptr.pInitiator_ephemeral)
 
     @pInitiator_ephemeral.setter
-    def pInitiator_ephemeral(self, value):
+    def pInitiator_ephemeral(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
+        _pb_self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pInitiator_ephemeral, _pb_given, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
 
 
 
@@ -15973,22 +15974,22 @@ _pb_bind_fields(CK_X3DH_RESPOND_PARAMS, _pb_probe, (<CK_X3DH_RESPOND_PARAMS>_pb_
 del _pb_probe
 
 
-cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
-    # A CK_X3DH_RESPOND_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X3DH_RESPOND_PARAMS obj = CK_X3DH_RESPOND_PARAMS.__new__(CK_X3DH_RESPOND_PARAMS)
-    obj._ptr = <_cs_CK_X3DH_RESPOND_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X3DH_RESPOND_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X3DH_RESPOND_PARAMS _pb_obj = CK_X3DH_RESPOND_PARAMS.__new__(CK_X3DH_RESPOND_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X3DH_RESPOND_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X3DH_RESPOND_PARAMS(void *ptr, object ref):
-    # A CK_X3DH_RESPOND_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X3DH_RESPOND_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X3DH_RESPOND_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X3DH_RESPOND_PARAMS obj = CK_X3DH_RESPOND_PARAMS.__new__(CK_X3DH_RESPOND_PARAMS)
-    obj._ptr = <_cs_CK_X3DH_RESPOND_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X3DH_RESPOND_PARAMS _pb_obj = CK_X3DH_RESPOND_PARAMS.__new__(CK_X3DH_RESPOND_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X3DH_RESPOND_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X3DH_RESPOND_PARAMS, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
@@ -16070,7 +16071,7 @@ A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast re
         return _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16089,9 +16090,9 @@ A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.sk, <const char *>self._ptr.sk)
 
     @sk.setter
-    def sk(self, value):
+    def sk(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
+        _pb_self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.sk, _pb_given, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
 
 
     peer_public_prekey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).peer_public_prekey, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).peer_public_prekey), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
@@ -16121,22 +16122,22 @@ _pb_bind_fields(CK_X2RATCHET_INITIALIZE_PARAMS, _pb_probe, (<CK_X2RATCHET_INITIA
 del _pb_probe
 
 
-cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(object owner, void *ptr):
-    # A CK_X2RATCHET_INITIALIZE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X2RATCHET_INITIALIZE_PARAMS obj = CK_X2RATCHET_INITIALIZE_PARAMS.__new__(CK_X2RATCHET_INITIALIZE_PARAMS)
-    obj._ptr = <_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X2RATCHET_INITIALIZE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_obj = CK_X2RATCHET_INITIALIZE_PARAMS.__new__(CK_X2RATCHET_INITIALIZE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS(void *ptr, object ref):
-    # A CK_X2RATCHET_INITIALIZE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X2RATCHET_INITIALIZE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X2RATCHET_INITIALIZE_PARAMS obj = CK_X2RATCHET_INITIALIZE_PARAMS.__new__(CK_X2RATCHET_INITIALIZE_PARAMS)
-    obj._ptr = <_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_obj = CK_X2RATCHET_INITIALIZE_PARAMS.__new__(CK_X2RATCHET_INITIALIZE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X2RATCHET_INITIALIZE_PARAMS, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
@@ -16218,7 +16219,7 @@ A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads
         return _pb_at_CK_X2RATCHET_RESPOND_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16237,9 +16238,9 @@ A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.sk, <const char *>self._ptr.sk)
 
     @sk.setter
-    def sk(self, value):
+    def sk(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
+        _pb_self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.sk, _pb_given, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
 
 
     own_prekey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).own_prekey, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).own_prekey), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
@@ -16269,22 +16270,22 @@ _pb_bind_fields(CK_X2RATCHET_RESPOND_PARAMS, _pb_probe, (<CK_X2RATCHET_RESPOND_P
 del _pb_probe
 
 
-cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object owner, void *ptr):
-    # A CK_X2RATCHET_RESPOND_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_X2RATCHET_RESPOND_PARAMS obj = CK_X2RATCHET_RESPOND_PARAMS.__new__(CK_X2RATCHET_RESPOND_PARAMS)
-    obj._ptr = <_cs_CK_X2RATCHET_RESPOND_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_X2RATCHET_RESPOND_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_X2RATCHET_RESPOND_PARAMS _pb_obj = CK_X2RATCHET_RESPOND_PARAMS.__new__(CK_X2RATCHET_RESPOND_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X2RATCHET_RESPOND_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_X2RATCHET_RESPOND_PARAMS(void *ptr, object ref):
-    # A CK_X2RATCHET_RESPOND_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_X2RATCHET_RESPOND_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_X2RATCHET_RESPOND_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_X2RATCHET_RESPOND_PARAMS obj = CK_X2RATCHET_RESPOND_PARAMS.__new__(CK_X2RATCHET_RESPOND_PARAMS)
-    obj._ptr = <_cs_CK_X2RATCHET_RESPOND_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_X2RATCHET_RESPOND_PARAMS _pb_obj = CK_X2RATCHET_RESPOND_PARAMS.__new__(CK_X2RATCHET_RESPOND_PARAMS)
+    _pb_obj._ptr = <_cs_CK_X2RATCHET_RESPOND_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_X2RATCHET_RESPOND_PARAMS, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
@@ -16362,7 +16363,7 @@ A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it 
         return _pb_at_CK_NSS_JPAKEPublicValue((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16381,9 +16382,9 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pGX, <const char *>self._ptr.pGX)
 
     @pGX.setter
-    def pGX(self, value):
+    def pGX(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True)
+        _pb_self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pGX, _pb_given, "CK_NSS_JPAKEPublicValue.pGX", True)
 
 
     ulGXLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGXLen, sizeof((<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGXLen), 0, 18446744073709551615, "CK_NSS_JPAKEPublicValue.ulGXLen")
@@ -16394,9 +16395,9 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pGV, <const char *>self._ptr.pGV)
 
     @pGV.setter
-    def pGV(self, value):
+    def pGV(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True)
+        _pb_self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pGV, _pb_given, "CK_NSS_JPAKEPublicValue.pGV", True)
 
 
     ulGVLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGVLen, sizeof((<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGVLen), 0, 18446744073709551615, "CK_NSS_JPAKEPublicValue.ulGVLen")
@@ -16407,9 +16408,9 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pR, <const char *>self._ptr.pR)
 
     @pR.setter
-    def pR(self, value):
+    def pR(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True)
+        _pb_self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pR, _pb_given, "CK_NSS_JPAKEPublicValue.pR", True)
 
 
     ulRLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulRLen, sizeof((<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulRLen), 0, 18446744073709551615, "CK_NSS_JPAKEPublicValue.ulRLen")
@@ -16421,22 +16422,22 @@ _pb_bind_fields(CK_NSS_JPAKEPublicValue, _pb_probe, (<CK_NSS_JPAKEPublicValue>_p
 del _pb_probe
 
 
-cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
-    # A CK_NSS_JPAKEPublicValue looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKEPublicValue obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
-    obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_JPAKEPublicValue looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKEPublicValue _pb_obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_JPAKEPublicValue(void *ptr, object ref):
-    # A CK_NSS_JPAKEPublicValue looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_JPAKEPublicValue(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_JPAKEPublicValue looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_JPAKEPublicValue obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
-    obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_JPAKEPublicValue _pb_obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_JPAKEPublicValue, sizeof(_cs_CK_NSS_JPAKEPublicValue))
@@ -16506,7 +16507,7 @@ A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it
         return _pb_at_CK_NSS_JPAKERound1Params((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16525,11 +16526,11 @@ A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx1)
 
     @gx1.setter
-    def gx1(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx1))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx1, sizeof(self._ptr.gx1), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+    def gx1(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>_pb_given)._ptr, sizeof(_pb_self._ptr.gx1))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.gx1, sizeof(_pb_self._ptr.gx1), _pb_given, <size_t>(<CK_NSS_JPAKEPublicValue>_pb_given)._ptr)
 
 
     @property
@@ -16537,11 +16538,11 @@ A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx2)
 
     @gx2.setter
-    def gx2(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx2))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx2, sizeof(self._ptr.gx2), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+    def gx2(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>_pb_given)._ptr, sizeof(_pb_self._ptr.gx2))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.gx2, sizeof(_pb_self._ptr.gx2), _pb_given, <size_t>(<CK_NSS_JPAKEPublicValue>_pb_given)._ptr)
 
 
 
@@ -16550,22 +16551,22 @@ _pb_bind_fields(CK_NSS_JPAKERound1Params, _pb_probe, (<CK_NSS_JPAKERound1Params>
 del _pb_probe
 
 
-cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
-    # A CK_NSS_JPAKERound1Params looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKERound1Params obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
-    obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_JPAKERound1Params looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKERound1Params _pb_obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_JPAKERound1Params(void *ptr, object ref):
-    # A CK_NSS_JPAKERound1Params looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_JPAKERound1Params(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_JPAKERound1Params looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_JPAKERound1Params obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
-    obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_JPAKERound1Params _pb_obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_JPAKERound1Params, sizeof(_cs_CK_NSS_JPAKERound1Params))
@@ -16641,7 +16642,7 @@ A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it
         return _pb_at_CK_NSS_JPAKERound2Params((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16660,9 +16661,9 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSharedKey, <const char *>self._ptr.pSharedKey)
 
     @pSharedKey.setter
-    def pSharedKey(self, value):
+    def pSharedKey(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True)
+        _pb_self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSharedKey, _pb_given, "CK_NSS_JPAKERound2Params.pSharedKey", True)
 
 
     ulSharedKeyLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKERound2Params *>NULL).ulSharedKeyLen, sizeof((<_cs_CK_NSS_JPAKERound2Params *>NULL).ulSharedKeyLen), 0, 18446744073709551615, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
@@ -16673,11 +16674,11 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx3)
 
     @gx3.setter
-    def gx3(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx3))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx3, sizeof(self._ptr.gx3), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+    def gx3(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>_pb_given)._ptr, sizeof(_pb_self._ptr.gx3))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.gx3, sizeof(_pb_self._ptr.gx3), _pb_given, <size_t>(<CK_NSS_JPAKEPublicValue>_pb_given)._ptr)
 
 
     @property
@@ -16685,11 +16686,11 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx4)
 
     @gx4.setter
-    def gx4(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx4))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx4, sizeof(self._ptr.gx4), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+    def gx4(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>_pb_given)._ptr, sizeof(_pb_self._ptr.gx4))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.gx4, sizeof(_pb_self._ptr.gx4), _pb_given, <size_t>(<CK_NSS_JPAKEPublicValue>_pb_given)._ptr)
 
 
     @property
@@ -16697,11 +16698,11 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.A)
 
     @A.setter
-    def A(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.A, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.A))
-        _pb_keep_copy(self, <size_t>&self._ptr.A, sizeof(self._ptr.A), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+    def A(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.A, (<CK_NSS_JPAKEPublicValue>_pb_given)._ptr, sizeof(_pb_self._ptr.A))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.A, sizeof(_pb_self._ptr.A), _pb_given, <size_t>(<CK_NSS_JPAKEPublicValue>_pb_given)._ptr)
 
 
 
@@ -16710,22 +16711,22 @@ _pb_bind_fields(CK_NSS_JPAKERound2Params, _pb_probe, (<CK_NSS_JPAKERound2Params>
 del _pb_probe
 
 
-cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
-    # A CK_NSS_JPAKERound2Params looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKERound2Params obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
-    obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_JPAKERound2Params looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKERound2Params _pb_obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_JPAKERound2Params(void *ptr, object ref):
-    # A CK_NSS_JPAKERound2Params looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_JPAKERound2Params(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_JPAKERound2Params looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_JPAKERound2Params obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
-    obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_JPAKERound2Params _pb_obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_JPAKERound2Params, sizeof(_cs_CK_NSS_JPAKERound2Params))
@@ -16793,7 +16794,7 @@ A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it 
         return _pb_at_CK_NSS_JPAKEFinalParams((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16812,11 +16813,11 @@ A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.B)
 
     @B.setter
-    def B(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.B, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.B))
-        _pb_keep_copy(self, <size_t>&self._ptr.B, sizeof(self._ptr.B), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+    def B(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.B, (<CK_NSS_JPAKEPublicValue>_pb_given)._ptr, sizeof(_pb_self._ptr.B))
+        _pb_keep_copy(_pb_self, <size_t>&_pb_self._ptr.B, sizeof(_pb_self._ptr.B), _pb_given, <size_t>(<CK_NSS_JPAKEPublicValue>_pb_given)._ptr)
 
 
 
@@ -16825,22 +16826,22 @@ _pb_bind_fields(CK_NSS_JPAKEFinalParams, _pb_probe, (<CK_NSS_JPAKEFinalParams>_p
 del _pb_probe
 
 
-cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
-    # A CK_NSS_JPAKEFinalParams looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKEFinalParams obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
-    obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_JPAKEFinalParams looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKEFinalParams _pb_obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_JPAKEFinalParams(void *ptr, object ref):
-    # A CK_NSS_JPAKEFinalParams looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_JPAKEFinalParams(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_JPAKEFinalParams looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_JPAKEFinalParams obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
-    obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_JPAKEFinalParams _pb_obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
+    _pb_obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_JPAKEFinalParams, sizeof(_cs_CK_NSS_JPAKEFinalParams))
@@ -16914,7 +16915,7 @@ A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast r
         return _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -16939,9 +16940,9 @@ A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pHeader, <const char *>self._ptr.pHeader)
 
     @pHeader.setter
-    def pHeader(self, value):
+    def pHeader(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
+        _pb_self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pHeader, _pb_given, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
 
 
     ulHeaderLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).ulHeaderLen, sizeof((<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).ulHeaderLen), 0, 18446744073709551615, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
@@ -16953,22 +16954,22 @@ _pb_bind_fields(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _pb_probe, (<CK_NSS_MAC_CONSTAN
 del _pb_probe
 
 
-cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
-    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
-    obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS(void *ptr, object ref):
-    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
-    obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_MAC_CONSTANT_TIME_PARAMS, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
@@ -17044,7 +17045,7 @@ A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *
         return _pb_at_CK_NSS_AEAD_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17063,9 +17064,9 @@ A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
-    def pNonce(self, value):
+    def pNonce(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True)
+        _pb_self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNonce, _pb_given, "CK_NSS_AEAD_PARAMS.pNonce", True)
 
 
     ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_NSS_AEAD_PARAMS.ulNonceLen")
@@ -17076,9 +17077,9 @@ A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True)
+        _pb_self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pAAD, _pb_given, "CK_NSS_AEAD_PARAMS.pAAD", True)
 
 
     ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_NSS_AEAD_PARAMS.ulAADLen")
@@ -17093,22 +17094,22 @@ _pb_bind_fields(CK_NSS_AEAD_PARAMS, _pb_probe, (<CK_NSS_AEAD_PARAMS>_pb_probe)._
 del _pb_probe
 
 
-cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
-    # A CK_NSS_AEAD_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_AEAD_PARAMS obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
-    obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_AEAD_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_AEAD_PARAMS _pb_obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_AEAD_PARAMS(void *ptr, object ref):
-    # A CK_NSS_AEAD_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_AEAD_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_AEAD_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_AEAD_PARAMS obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
-    obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_AEAD_PARAMS _pb_obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_AEAD_PARAMS, sizeof(_cs_CK_NSS_AEAD_PARAMS))
@@ -17186,7 +17187,7 @@ A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_NSS_HKDFParams((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17208,9 +17209,9 @@ A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
-    def pSalt(self, value):
+    def pSalt(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True)
+        _pb_self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSalt, _pb_given, "CK_NSS_HKDFParams.pSalt", True)
 
 
     ulSaltLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_HKDFParams *>NULL).ulSaltLen, sizeof((<_cs_CK_NSS_HKDFParams *>NULL).ulSaltLen), 0, 18446744073709551615, "CK_NSS_HKDFParams.ulSaltLen")
@@ -17224,9 +17225,9 @@ A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pInfo, <const char *>self._ptr.pInfo)
 
     @pInfo.setter
-    def pInfo(self, value):
+    def pInfo(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True)
+        _pb_self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pInfo, _pb_given, "CK_NSS_HKDFParams.pInfo", True)
 
 
     ulInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_HKDFParams *>NULL).ulInfoLen, sizeof((<_cs_CK_NSS_HKDFParams *>NULL).ulInfoLen), 0, 18446744073709551615, "CK_NSS_HKDFParams.ulInfoLen")
@@ -17238,22 +17239,22 @@ _pb_bind_fields(CK_NSS_HKDFParams, _pb_probe, (<CK_NSS_HKDFParams>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
-    # A CK_NSS_HKDFParams looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_HKDFParams obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
-    obj._ptr = <_cs_CK_NSS_HKDFParams *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_HKDFParams looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_HKDFParams _pb_obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
+    _pb_obj._ptr = <_cs_CK_NSS_HKDFParams *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_HKDFParams(void *ptr, object ref):
-    # A CK_NSS_HKDFParams looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_HKDFParams(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_HKDFParams looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_HKDFParams obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
-    obj._ptr = <_cs_CK_NSS_HKDFParams *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_HKDFParams _pb_obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
+    _pb_obj._ptr = <_cs_CK_NSS_HKDFParams *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_HKDFParams, sizeof(_cs_CK_NSS_HKDFParams))
@@ -17329,7 +17330,7 @@ A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast
         return _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17357,9 +17358,9 @@ A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         return _pb_text_field(self, <size_t>&self._ptr.pSeedData, <const char *>self._ptr.pSeedData)
 
     @pSeedData.setter
-    def pSeedData(self, value):
+    def pSeedData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
+        _pb_self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSeedData, _pb_given, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
 
 
     ulSeedDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).ulSeedDataLen, sizeof((<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).ulSeedDataLen), 0, 18446744073709551615, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
@@ -17371,22 +17372,22 @@ _pb_bind_fields(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE_PRF_P
 del _pb_probe
 
 
-cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
@@ -17468,7 +17469,7 @@ A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast read
         return _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17496,9 +17497,9 @@ A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNi, <const char *>self._ptr.pNi)
 
     @pNi.setter
-    def pNi(self, value):
+    def pNi(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
+        _pb_self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNi, _pb_given, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
 
 
     ulNiLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNiLen, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNiLen), 0, 18446744073709551615, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
@@ -17509,9 +17510,9 @@ A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pNr, <const char *>self._ptr.pNr)
 
     @pNr.setter
-    def pNr(self, value):
+    def pNr(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
+        _pb_self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pNr, _pb_given, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
 
 
     ulNrLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNrLen, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNrLen), 0, 18446744073709551615, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
@@ -17526,22 +17527,22 @@ _pb_bind_fields(CK_NSS_IKE_PRF_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE_PRF_DERIVE
 del _pb_probe
 
 
-cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_IKE_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
@@ -17625,7 +17626,7 @@ A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast rea
         return _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17656,9 +17657,9 @@ A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pCKYi, <const char *>self._ptr.pCKYi)
 
     @pCKYi.setter
-    def pCKYi(self, value):
+    def pCKYi(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
+        _pb_self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pCKYi, _pb_given, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
 
 
     ulCKYiLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYiLen, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYiLen), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
@@ -17669,9 +17670,9 @@ A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pCKYr, <const char *>self._ptr.pCKYr)
 
     @pCKYr.setter
-    def pCKYr(self, value):
+    def pCKYr(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
+        _pb_self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pCKYr, _pb_given, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
 
 
     ulCKYrLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYrLen, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYrLen), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
@@ -17686,22 +17687,22 @@ _pb_bind_fields(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE1_PRF_DERI
 del _pb_probe
 
 
-cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_IKE1_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
@@ -17777,7 +17778,7 @@ A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's ca
         return _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17805,9 +17806,9 @@ A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes
         return _pb_text_field(self, <size_t>&self._ptr.pExtraData, <const char *>self._ptr.pExtraData)
 
     @pExtraData.setter
-    def pExtraData(self, value):
+    def pExtraData(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
+        _pb_self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pExtraData, _pb_given, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
 
 
     ulExtraDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).ulExtraDataLen, sizeof((<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).ulExtraDataLen), 0, 18446744073709551615, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
@@ -17819,22 +17820,22 @@ _pb_bind_fields(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE1_AP
 del _pb_probe
 
 
-cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
@@ -17908,7 +17909,7 @@ A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, 
         return _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -17930,9 +17931,9 @@ A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly siz
         return _pb_text_field(self, <size_t>&self._ptr.pSessionHash, <const char *>self._ptr.pSessionHash)
 
     @pSessionHash.setter
-    def pSessionHash(self, value):
+    def pSessionHash(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
+        _pb_self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pSessionHash, _pb_given, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
 
 
     ulSessionHashLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>NULL).ulSessionHashLen, sizeof((<_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>NULL).ulSessionHashLen), 0, 18446744073709551615, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
@@ -17943,12 +17944,12 @@ A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly siz
         return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
-    def pVersion(self, value):
+    def pVersion(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
-        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.pVersion, _pb_given)
+        _pb_self._ptr.pVersion = NULL if _pb_given is None else <_c_CK_VERSION_PTR>(<CK_VERSION>_pb_given)._ptr
 
 
 
@@ -17957,22 +17958,22 @@ _pb_bind_fields(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_NS
 del _pb_probe
 
 
-cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
-    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
@@ -18042,7 +18043,7 @@ A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it 
         return _pb_at_CK_NSS_MODULE_FUNCTIONS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -18061,10 +18062,10 @@ A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+    def version(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
     NSC_ModuleDBFunc = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_NSS_MODULE_FUNCTIONS *>NULL).NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', '_pb_callback_3', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
@@ -18076,22 +18077,22 @@ _pb_bind_fields(CK_NSS_MODULE_FUNCTIONS, _pb_probe, (<CK_NSS_MODULE_FUNCTIONS>_p
 del _pb_probe
 
 
-cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
-    # A CK_NSS_MODULE_FUNCTIONS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_MODULE_FUNCTIONS obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
-    obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_MODULE_FUNCTIONS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_MODULE_FUNCTIONS _pb_obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
+    _pb_obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_MODULE_FUNCTIONS(void *ptr, object ref):
-    # A CK_NSS_MODULE_FUNCTIONS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_MODULE_FUNCTIONS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_MODULE_FUNCTIONS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_MODULE_FUNCTIONS obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
-    obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_MODULE_FUNCTIONS _pb_obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
+    _pb_obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_MODULE_FUNCTIONS, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
@@ -18161,7 +18162,7 @@ A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((
         return _pb_at_CK_NSS_FIPS_FUNCTIONS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -18180,10 +18181,10 @@ A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+    def version(_pb_self, _pb_given):
+        if not isinstance(_pb_given, CK_VERSION):
+            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
     NSC_NSSGetFIPSStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_NSS_FIPS_FUNCTIONS *>NULL).NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', '_pb_callback_4', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
@@ -18195,22 +18196,22 @@ _pb_bind_fields(CK_NSS_FIPS_FUNCTIONS, _pb_probe, (<CK_NSS_FIPS_FUNCTIONS>_pb_pr
 del _pb_probe
 
 
-cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
-    # A CK_NSS_FIPS_FUNCTIONS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_FIPS_FUNCTIONS obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
-    obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_FIPS_FUNCTIONS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_FIPS_FUNCTIONS _pb_obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
+    _pb_obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_FIPS_FUNCTIONS(void *ptr, object ref):
-    # A CK_NSS_FIPS_FUNCTIONS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_FIPS_FUNCTIONS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_FIPS_FUNCTIONS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_FIPS_FUNCTIONS obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
-    obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_FIPS_FUNCTIONS _pb_obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
+    _pb_obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_FIPS_FUNCTIONS, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
@@ -18286,7 +18287,7 @@ A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)
         return _pb_at_CK_NSS_GCM_PARAMS((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -18305,9 +18306,9 @@ A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
-    def pIv(self, value):
+    def pIv(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True)
+        _pb_self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pIv, _pb_given, "CK_NSS_GCM_PARAMS.pIv", True)
 
 
     ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_GCM_PARAMS *>NULL).ulIvLen, sizeof((<_cs_CK_NSS_GCM_PARAMS *>NULL).ulIvLen), 0, 18446744073709551615, "CK_NSS_GCM_PARAMS.ulIvLen")
@@ -18318,9 +18319,9 @@ A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
         return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
-    def pAAD(self, value):
+    def pAAD(_pb_self, _pb_given):
         # the characters are held for as long as the record may hand the pointer to C
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True)
+        _pb_self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(_pb_self, <size_t>&_pb_self._ptr.pAAD, _pb_given, "CK_NSS_GCM_PARAMS.pAAD", True)
 
 
     ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_GCM_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_NSS_GCM_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_NSS_GCM_PARAMS.ulAADLen")
@@ -18335,22 +18336,22 @@ _pb_bind_fields(CK_NSS_GCM_PARAMS, _pb_probe, (<CK_NSS_GCM_PARAMS>_pb_probe)._pt
 del _pb_probe
 
 
-cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):
-    # A CK_NSS_GCM_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_GCM_PARAMS obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
-    obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>ptr
-    obj._owner = owner
-    return obj
+cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object _pb_owner, void *_pb_ptr):
+    # A CK_NSS_GCM_PARAMS looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef CK_NSS_GCM_PARAMS _pb_obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_CK_NSS_GCM_PARAMS(void *ptr, object ref):
-    # A CK_NSS_GCM_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_CK_NSS_GCM_PARAMS(void *_pb_ptr, object _pb_ref):
+    # A CK_NSS_GCM_PARAMS looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef CK_NSS_GCM_PARAMS obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
-    obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>ptr
-    obj._ref = ref
-    return obj
+    cdef CK_NSS_GCM_PARAMS _pb_obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
+    _pb_obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(CK_NSS_GCM_PARAMS, sizeof(_cs_CK_NSS_GCM_PARAMS))
@@ -18360,212 +18361,212 @@ _pb_set_sizeof(CK_NSS_GCM_PARAMS, sizeof(_cs_CK_NSS_GCM_PARAMS))
 _pb_Record = (CK_VERSION, CK_INFO, CK_SLOT_INFO, CK_TOKEN_INFO, CK_SESSION_INFO, CK_ATTRIBUTE, CK_DATE, CK_MECHANISM, CK_MECHANISM_INFO, CK_FUNCTION_LIST, CK_FUNCTION_LIST_3_0, CK_INTERFACE, CK_C_INITIALIZE_ARGS, CK_RSA_PKCS_OAEP_PARAMS, CK_RSA_PKCS_PSS_PARAMS, CK_ECDH1_DERIVE_PARAMS, CK_ECDH2_DERIVE_PARAMS, CK_ECMQV_DERIVE_PARAMS, CK_X9_42_DH1_DERIVE_PARAMS, CK_X9_42_DH2_DERIVE_PARAMS, CK_X9_42_MQV_DERIVE_PARAMS, CK_KEA_DERIVE_PARAMS, CK_RC2_CBC_PARAMS, CK_RC2_MAC_GENERAL_PARAMS, CK_RC5_PARAMS, CK_RC5_CBC_PARAMS, CK_RC5_MAC_GENERAL_PARAMS, CK_DES_CBC_ENCRYPT_DATA_PARAMS, CK_AES_CBC_ENCRYPT_DATA_PARAMS, CK_AES_CTR_PARAMS, CK_GCM_PARAMS_V3, CK_CCM_PARAMS, CK_SALSA20_CHACHA20_POLY1305_PARAMS, CK_GCM_MESSAGE_PARAMS, CK_CCM_MESSAGE_PARAMS, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, CK_SKIPJACK_RELAYX_PARAMS, CK_CAMELLIA_CTR_PARAMS, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, CK_CHACHA20_PARAMS, CK_SALSA20_PARAMS, CK_PBE_PARAMS, CK_KEY_WRAP_SET_OAEP_PARAMS, CK_SSL3_RANDOM_DATA, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, CK_SSL3_KEY_MAT_OUT, CK_SSL3_KEY_MAT_PARAMS, CK_TLS_PRF_PARAMS, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, CK_TLS12_KEY_MAT_PARAMS, CK_TLS_KDF_PARAMS, CK_TLS_MAC_PARAMS, CK_HKDF_PARAMS, CK_WTLS_RANDOM_DATA, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, CK_WTLS_PRF_PARAMS, CK_WTLS_KEY_MAT_OUT, CK_WTLS_KEY_MAT_PARAMS, CK_PRF_DATA_PARAM, CK_SP800_108_COUNTER_FORMAT, CK_SP800_108_DKM_LENGTH_FORMAT, CK_DERIVED_KEY, CK_SP800_108_KDF_PARAMS, CK_SP800_108_FEEDBACK_KDF_PARAMS, CK_CMS_SIG_PARAMS, CK_KEY_DERIVATION_STRING_DATA, CK_PKCS5_PBKD2_PARAMS, CK_PKCS5_PBKD2_PARAMS2, CK_OTP_PARAM, CK_OTP_PARAMS, CK_OTP_SIGNATURE_INFO, CK_KIP_PARAMS, CK_DSA_PARAMETER_GEN_PARAM, CK_ECDH_AES_KEY_WRAP_PARAMS, CK_RSA_AES_KEY_WRAP_PARAMS, CK_GOSTR3410_DERIVE_PARAMS, CK_GOSTR3410_KEY_WRAP_PARAMS, CK_EDDSA_PARAMS, CK_XEDDSA_PARAMS, CK_X3DH_INITIATE_PARAMS, CK_X3DH_RESPOND_PARAMS, CK_X2RATCHET_INITIALIZE_PARAMS, CK_X2RATCHET_RESPOND_PARAMS, CK_NSS_JPAKEPublicValue, CK_NSS_JPAKERound1Params, CK_NSS_JPAKERound2Params, CK_NSS_JPAKEFinalParams, CK_NSS_MAC_CONSTANT_TIME_PARAMS, CK_NSS_AEAD_PARAMS, CK_NSS_HKDFParams, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, CK_NSS_IKE_PRF_DERIVE_PARAMS, CK_NSS_IKE1_PRF_DERIVE_PARAMS, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, CK_NSS_MODULE_FUNCTIONS, CK_NSS_FIPS_FUNCTIONS, CK_NSS_GCM_PARAMS,)
 
 
-cdef void *_pb_record_memory(object record, str what) except? NULL:
+cdef void *_pb_record_memory(object _pb_record, str _pb_what) except? NULL:
     # The memory of a record of any class (what a void * parameter is given): one
-    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # that is closed raises, naming ``_pb_what`` (None: a repr, which does not); NULL
     # for an object that is no record.
-    if isinstance(record, CK_VERSION):
-        return (<CK_VERSION>record)._ptr
-    if isinstance(record, CK_INFO):
-        return (<CK_INFO>record)._ptr
-    if isinstance(record, CK_SLOT_INFO):
-        return (<CK_SLOT_INFO>record)._ptr
-    if isinstance(record, CK_TOKEN_INFO):
-        return (<CK_TOKEN_INFO>record)._ptr
-    if isinstance(record, CK_SESSION_INFO):
-        return (<CK_SESSION_INFO>record)._ptr
-    if isinstance(record, CK_ATTRIBUTE):
-        return (<CK_ATTRIBUTE>record)._ptr
-    if isinstance(record, CK_DATE):
-        return (<CK_DATE>record)._ptr
-    if isinstance(record, CK_MECHANISM):
-        return (<CK_MECHANISM>record)._ptr
-    if isinstance(record, CK_MECHANISM_INFO):
-        return (<CK_MECHANISM_INFO>record)._ptr
-    if isinstance(record, CK_FUNCTION_LIST):
-        return (<CK_FUNCTION_LIST>record)._ptr
-    if isinstance(record, CK_FUNCTION_LIST_3_0):
-        return (<CK_FUNCTION_LIST_3_0>record)._ptr
-    if isinstance(record, CK_INTERFACE):
-        return (<CK_INTERFACE>record)._ptr
-    if isinstance(record, CK_C_INITIALIZE_ARGS):
-        return (<CK_C_INITIALIZE_ARGS>record)._ptr
-    if isinstance(record, CK_RSA_PKCS_OAEP_PARAMS):
-        return (<CK_RSA_PKCS_OAEP_PARAMS>record)._ptr
-    if isinstance(record, CK_RSA_PKCS_PSS_PARAMS):
-        return (<CK_RSA_PKCS_PSS_PARAMS>record)._ptr
-    if isinstance(record, CK_ECDH1_DERIVE_PARAMS):
-        return (<CK_ECDH1_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_ECDH2_DERIVE_PARAMS):
-        return (<CK_ECDH2_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_ECMQV_DERIVE_PARAMS):
-        return (<CK_ECMQV_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_X9_42_DH1_DERIVE_PARAMS):
-        return (<CK_X9_42_DH1_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_X9_42_DH2_DERIVE_PARAMS):
-        return (<CK_X9_42_DH2_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_X9_42_MQV_DERIVE_PARAMS):
-        return (<CK_X9_42_MQV_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_KEA_DERIVE_PARAMS):
-        return (<CK_KEA_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_RC2_CBC_PARAMS):
-        return (<CK_RC2_CBC_PARAMS>record)._ptr
-    if isinstance(record, CK_RC2_MAC_GENERAL_PARAMS):
-        return (<CK_RC2_MAC_GENERAL_PARAMS>record)._ptr
-    if isinstance(record, CK_RC5_PARAMS):
-        return (<CK_RC5_PARAMS>record)._ptr
-    if isinstance(record, CK_RC5_CBC_PARAMS):
-        return (<CK_RC5_CBC_PARAMS>record)._ptr
-    if isinstance(record, CK_RC5_MAC_GENERAL_PARAMS):
-        return (<CK_RC5_MAC_GENERAL_PARAMS>record)._ptr
-    if isinstance(record, CK_DES_CBC_ENCRYPT_DATA_PARAMS):
-        return (<CK_DES_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
-    if isinstance(record, CK_AES_CBC_ENCRYPT_DATA_PARAMS):
-        return (<CK_AES_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
-    if isinstance(record, CK_AES_CTR_PARAMS):
-        return (<CK_AES_CTR_PARAMS>record)._ptr
-    if isinstance(record, CK_GCM_PARAMS_V3):
-        return (<CK_GCM_PARAMS_V3>record)._ptr
-    if isinstance(record, CK_CCM_PARAMS):
-        return (<CK_CCM_PARAMS>record)._ptr
-    if isinstance(record, CK_SALSA20_CHACHA20_POLY1305_PARAMS):
-        return (<CK_SALSA20_CHACHA20_POLY1305_PARAMS>record)._ptr
-    if isinstance(record, CK_GCM_MESSAGE_PARAMS):
-        return (<CK_GCM_MESSAGE_PARAMS>record)._ptr
-    if isinstance(record, CK_CCM_MESSAGE_PARAMS):
-        return (<CK_CCM_MESSAGE_PARAMS>record)._ptr
-    if isinstance(record, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS):
-        return (<CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS>record)._ptr
-    if isinstance(record, CK_SKIPJACK_PRIVATE_WRAP_PARAMS):
-        return (<CK_SKIPJACK_PRIVATE_WRAP_PARAMS>record)._ptr
-    if isinstance(record, CK_SKIPJACK_RELAYX_PARAMS):
-        return (<CK_SKIPJACK_RELAYX_PARAMS>record)._ptr
-    if isinstance(record, CK_CAMELLIA_CTR_PARAMS):
-        return (<CK_CAMELLIA_CTR_PARAMS>record)._ptr
-    if isinstance(record, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS):
-        return (<CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
-    if isinstance(record, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS):
-        return (<CK_ARIA_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
-    if isinstance(record, CK_SEED_CBC_ENCRYPT_DATA_PARAMS):
-        return (<CK_SEED_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
-    if isinstance(record, CK_CHACHA20_PARAMS):
-        return (<CK_CHACHA20_PARAMS>record)._ptr
-    if isinstance(record, CK_SALSA20_PARAMS):
-        return (<CK_SALSA20_PARAMS>record)._ptr
-    if isinstance(record, CK_PBE_PARAMS):
-        return (<CK_PBE_PARAMS>record)._ptr
-    if isinstance(record, CK_KEY_WRAP_SET_OAEP_PARAMS):
-        return (<CK_KEY_WRAP_SET_OAEP_PARAMS>record)._ptr
-    if isinstance(record, CK_SSL3_RANDOM_DATA):
-        return (<CK_SSL3_RANDOM_DATA>record)._ptr
-    if isinstance(record, CK_SSL3_MASTER_KEY_DERIVE_PARAMS):
-        return (<CK_SSL3_MASTER_KEY_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_SSL3_KEY_MAT_OUT):
-        return (<CK_SSL3_KEY_MAT_OUT>record)._ptr
-    if isinstance(record, CK_SSL3_KEY_MAT_PARAMS):
-        return (<CK_SSL3_KEY_MAT_PARAMS>record)._ptr
-    if isinstance(record, CK_TLS_PRF_PARAMS):
-        return (<CK_TLS_PRF_PARAMS>record)._ptr
-    if isinstance(record, CK_TLS12_MASTER_KEY_DERIVE_PARAMS):
-        return (<CK_TLS12_MASTER_KEY_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_TLS12_KEY_MAT_PARAMS):
-        return (<CK_TLS12_KEY_MAT_PARAMS>record)._ptr
-    if isinstance(record, CK_TLS_KDF_PARAMS):
-        return (<CK_TLS_KDF_PARAMS>record)._ptr
-    if isinstance(record, CK_TLS_MAC_PARAMS):
-        return (<CK_TLS_MAC_PARAMS>record)._ptr
-    if isinstance(record, CK_HKDF_PARAMS):
-        return (<CK_HKDF_PARAMS>record)._ptr
-    if isinstance(record, CK_WTLS_RANDOM_DATA):
-        return (<CK_WTLS_RANDOM_DATA>record)._ptr
-    if isinstance(record, CK_WTLS_MASTER_KEY_DERIVE_PARAMS):
-        return (<CK_WTLS_MASTER_KEY_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_WTLS_PRF_PARAMS):
-        return (<CK_WTLS_PRF_PARAMS>record)._ptr
-    if isinstance(record, CK_WTLS_KEY_MAT_OUT):
-        return (<CK_WTLS_KEY_MAT_OUT>record)._ptr
-    if isinstance(record, CK_WTLS_KEY_MAT_PARAMS):
-        return (<CK_WTLS_KEY_MAT_PARAMS>record)._ptr
-    if isinstance(record, CK_PRF_DATA_PARAM):
-        return (<CK_PRF_DATA_PARAM>record)._ptr
-    if isinstance(record, CK_SP800_108_COUNTER_FORMAT):
-        return (<CK_SP800_108_COUNTER_FORMAT>record)._ptr
-    if isinstance(record, CK_SP800_108_DKM_LENGTH_FORMAT):
-        return (<CK_SP800_108_DKM_LENGTH_FORMAT>record)._ptr
-    if isinstance(record, CK_DERIVED_KEY):
-        return (<CK_DERIVED_KEY>record)._ptr
-    if isinstance(record, CK_SP800_108_KDF_PARAMS):
-        return (<CK_SP800_108_KDF_PARAMS>record)._ptr
-    if isinstance(record, CK_SP800_108_FEEDBACK_KDF_PARAMS):
-        return (<CK_SP800_108_FEEDBACK_KDF_PARAMS>record)._ptr
-    if isinstance(record, CK_CMS_SIG_PARAMS):
-        return (<CK_CMS_SIG_PARAMS>record)._ptr
-    if isinstance(record, CK_KEY_DERIVATION_STRING_DATA):
-        return (<CK_KEY_DERIVATION_STRING_DATA>record)._ptr
-    if isinstance(record, CK_PKCS5_PBKD2_PARAMS):
-        return (<CK_PKCS5_PBKD2_PARAMS>record)._ptr
-    if isinstance(record, CK_PKCS5_PBKD2_PARAMS2):
-        return (<CK_PKCS5_PBKD2_PARAMS2>record)._ptr
-    if isinstance(record, CK_OTP_PARAM):
-        return (<CK_OTP_PARAM>record)._ptr
-    if isinstance(record, CK_OTP_PARAMS):
-        return (<CK_OTP_PARAMS>record)._ptr
-    if isinstance(record, CK_OTP_SIGNATURE_INFO):
-        return (<CK_OTP_SIGNATURE_INFO>record)._ptr
-    if isinstance(record, CK_KIP_PARAMS):
-        return (<CK_KIP_PARAMS>record)._ptr
-    if isinstance(record, CK_DSA_PARAMETER_GEN_PARAM):
-        return (<CK_DSA_PARAMETER_GEN_PARAM>record)._ptr
-    if isinstance(record, CK_ECDH_AES_KEY_WRAP_PARAMS):
-        return (<CK_ECDH_AES_KEY_WRAP_PARAMS>record)._ptr
-    if isinstance(record, CK_RSA_AES_KEY_WRAP_PARAMS):
-        return (<CK_RSA_AES_KEY_WRAP_PARAMS>record)._ptr
-    if isinstance(record, CK_GOSTR3410_DERIVE_PARAMS):
-        return (<CK_GOSTR3410_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_GOSTR3410_KEY_WRAP_PARAMS):
-        return (<CK_GOSTR3410_KEY_WRAP_PARAMS>record)._ptr
-    if isinstance(record, CK_EDDSA_PARAMS):
-        return (<CK_EDDSA_PARAMS>record)._ptr
-    if isinstance(record, CK_XEDDSA_PARAMS):
-        return (<CK_XEDDSA_PARAMS>record)._ptr
-    if isinstance(record, CK_X3DH_INITIATE_PARAMS):
-        return (<CK_X3DH_INITIATE_PARAMS>record)._ptr
-    if isinstance(record, CK_X3DH_RESPOND_PARAMS):
-        return (<CK_X3DH_RESPOND_PARAMS>record)._ptr
-    if isinstance(record, CK_X2RATCHET_INITIALIZE_PARAMS):
-        return (<CK_X2RATCHET_INITIALIZE_PARAMS>record)._ptr
-    if isinstance(record, CK_X2RATCHET_RESPOND_PARAMS):
-        return (<CK_X2RATCHET_RESPOND_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_JPAKEPublicValue):
-        return (<CK_NSS_JPAKEPublicValue>record)._ptr
-    if isinstance(record, CK_NSS_JPAKERound1Params):
-        return (<CK_NSS_JPAKERound1Params>record)._ptr
-    if isinstance(record, CK_NSS_JPAKERound2Params):
-        return (<CK_NSS_JPAKERound2Params>record)._ptr
-    if isinstance(record, CK_NSS_JPAKEFinalParams):
-        return (<CK_NSS_JPAKEFinalParams>record)._ptr
-    if isinstance(record, CK_NSS_MAC_CONSTANT_TIME_PARAMS):
-        return (<CK_NSS_MAC_CONSTANT_TIME_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_AEAD_PARAMS):
-        return (<CK_NSS_AEAD_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_HKDFParams):
-        return (<CK_NSS_HKDFParams>record)._ptr
-    if isinstance(record, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS):
-        return (<CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_IKE_PRF_DERIVE_PARAMS):
-        return (<CK_NSS_IKE_PRF_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_IKE1_PRF_DERIVE_PARAMS):
-        return (<CK_NSS_IKE1_PRF_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS):
-        return (<CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS):
-        return (<CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS>record)._ptr
-    if isinstance(record, CK_NSS_MODULE_FUNCTIONS):
-        return (<CK_NSS_MODULE_FUNCTIONS>record)._ptr
-    if isinstance(record, CK_NSS_FIPS_FUNCTIONS):
-        return (<CK_NSS_FIPS_FUNCTIONS>record)._ptr
-    if isinstance(record, CK_NSS_GCM_PARAMS):
-        return (<CK_NSS_GCM_PARAMS>record)._ptr
+    if isinstance(_pb_record, CK_VERSION):
+        return (<CK_VERSION>_pb_record)._ptr
+    if isinstance(_pb_record, CK_INFO):
+        return (<CK_INFO>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SLOT_INFO):
+        return (<CK_SLOT_INFO>_pb_record)._ptr
+    if isinstance(_pb_record, CK_TOKEN_INFO):
+        return (<CK_TOKEN_INFO>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SESSION_INFO):
+        return (<CK_SESSION_INFO>_pb_record)._ptr
+    if isinstance(_pb_record, CK_ATTRIBUTE):
+        return (<CK_ATTRIBUTE>_pb_record)._ptr
+    if isinstance(_pb_record, CK_DATE):
+        return (<CK_DATE>_pb_record)._ptr
+    if isinstance(_pb_record, CK_MECHANISM):
+        return (<CK_MECHANISM>_pb_record)._ptr
+    if isinstance(_pb_record, CK_MECHANISM_INFO):
+        return (<CK_MECHANISM_INFO>_pb_record)._ptr
+    if isinstance(_pb_record, CK_FUNCTION_LIST):
+        return (<CK_FUNCTION_LIST>_pb_record)._ptr
+    if isinstance(_pb_record, CK_FUNCTION_LIST_3_0):
+        return (<CK_FUNCTION_LIST_3_0>_pb_record)._ptr
+    if isinstance(_pb_record, CK_INTERFACE):
+        return (<CK_INTERFACE>_pb_record)._ptr
+    if isinstance(_pb_record, CK_C_INITIALIZE_ARGS):
+        return (<CK_C_INITIALIZE_ARGS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RSA_PKCS_OAEP_PARAMS):
+        return (<CK_RSA_PKCS_OAEP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RSA_PKCS_PSS_PARAMS):
+        return (<CK_RSA_PKCS_PSS_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_ECDH1_DERIVE_PARAMS):
+        return (<CK_ECDH1_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_ECDH2_DERIVE_PARAMS):
+        return (<CK_ECDH2_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_ECMQV_DERIVE_PARAMS):
+        return (<CK_ECMQV_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X9_42_DH1_DERIVE_PARAMS):
+        return (<CK_X9_42_DH1_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X9_42_DH2_DERIVE_PARAMS):
+        return (<CK_X9_42_DH2_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X9_42_MQV_DERIVE_PARAMS):
+        return (<CK_X9_42_MQV_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_KEA_DERIVE_PARAMS):
+        return (<CK_KEA_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RC2_CBC_PARAMS):
+        return (<CK_RC2_CBC_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RC2_MAC_GENERAL_PARAMS):
+        return (<CK_RC2_MAC_GENERAL_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RC5_PARAMS):
+        return (<CK_RC5_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RC5_CBC_PARAMS):
+        return (<CK_RC5_CBC_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RC5_MAC_GENERAL_PARAMS):
+        return (<CK_RC5_MAC_GENERAL_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_DES_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_DES_CBC_ENCRYPT_DATA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_AES_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_AES_CBC_ENCRYPT_DATA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_AES_CTR_PARAMS):
+        return (<CK_AES_CTR_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_GCM_PARAMS_V3):
+        return (<CK_GCM_PARAMS_V3>_pb_record)._ptr
+    if isinstance(_pb_record, CK_CCM_PARAMS):
+        return (<CK_CCM_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SALSA20_CHACHA20_POLY1305_PARAMS):
+        return (<CK_SALSA20_CHACHA20_POLY1305_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_GCM_MESSAGE_PARAMS):
+        return (<CK_GCM_MESSAGE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_CCM_MESSAGE_PARAMS):
+        return (<CK_CCM_MESSAGE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS):
+        return (<CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SKIPJACK_PRIVATE_WRAP_PARAMS):
+        return (<CK_SKIPJACK_PRIVATE_WRAP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SKIPJACK_RELAYX_PARAMS):
+        return (<CK_SKIPJACK_RELAYX_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_CAMELLIA_CTR_PARAMS):
+        return (<CK_CAMELLIA_CTR_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_ARIA_CBC_ENCRYPT_DATA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SEED_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_SEED_CBC_ENCRYPT_DATA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_CHACHA20_PARAMS):
+        return (<CK_CHACHA20_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SALSA20_PARAMS):
+        return (<CK_SALSA20_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_PBE_PARAMS):
+        return (<CK_PBE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_KEY_WRAP_SET_OAEP_PARAMS):
+        return (<CK_KEY_WRAP_SET_OAEP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SSL3_RANDOM_DATA):
+        return (<CK_SSL3_RANDOM_DATA>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SSL3_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_SSL3_MASTER_KEY_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SSL3_KEY_MAT_OUT):
+        return (<CK_SSL3_KEY_MAT_OUT>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SSL3_KEY_MAT_PARAMS):
+        return (<CK_SSL3_KEY_MAT_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_TLS_PRF_PARAMS):
+        return (<CK_TLS_PRF_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_TLS12_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_TLS12_MASTER_KEY_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_TLS12_KEY_MAT_PARAMS):
+        return (<CK_TLS12_KEY_MAT_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_TLS_KDF_PARAMS):
+        return (<CK_TLS_KDF_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_TLS_MAC_PARAMS):
+        return (<CK_TLS_MAC_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_HKDF_PARAMS):
+        return (<CK_HKDF_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_WTLS_RANDOM_DATA):
+        return (<CK_WTLS_RANDOM_DATA>_pb_record)._ptr
+    if isinstance(_pb_record, CK_WTLS_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_WTLS_MASTER_KEY_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_WTLS_PRF_PARAMS):
+        return (<CK_WTLS_PRF_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_WTLS_KEY_MAT_OUT):
+        return (<CK_WTLS_KEY_MAT_OUT>_pb_record)._ptr
+    if isinstance(_pb_record, CK_WTLS_KEY_MAT_PARAMS):
+        return (<CK_WTLS_KEY_MAT_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_PRF_DATA_PARAM):
+        return (<CK_PRF_DATA_PARAM>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SP800_108_COUNTER_FORMAT):
+        return (<CK_SP800_108_COUNTER_FORMAT>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SP800_108_DKM_LENGTH_FORMAT):
+        return (<CK_SP800_108_DKM_LENGTH_FORMAT>_pb_record)._ptr
+    if isinstance(_pb_record, CK_DERIVED_KEY):
+        return (<CK_DERIVED_KEY>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SP800_108_KDF_PARAMS):
+        return (<CK_SP800_108_KDF_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_SP800_108_FEEDBACK_KDF_PARAMS):
+        return (<CK_SP800_108_FEEDBACK_KDF_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_CMS_SIG_PARAMS):
+        return (<CK_CMS_SIG_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_KEY_DERIVATION_STRING_DATA):
+        return (<CK_KEY_DERIVATION_STRING_DATA>_pb_record)._ptr
+    if isinstance(_pb_record, CK_PKCS5_PBKD2_PARAMS):
+        return (<CK_PKCS5_PBKD2_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_PKCS5_PBKD2_PARAMS2):
+        return (<CK_PKCS5_PBKD2_PARAMS2>_pb_record)._ptr
+    if isinstance(_pb_record, CK_OTP_PARAM):
+        return (<CK_OTP_PARAM>_pb_record)._ptr
+    if isinstance(_pb_record, CK_OTP_PARAMS):
+        return (<CK_OTP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_OTP_SIGNATURE_INFO):
+        return (<CK_OTP_SIGNATURE_INFO>_pb_record)._ptr
+    if isinstance(_pb_record, CK_KIP_PARAMS):
+        return (<CK_KIP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_DSA_PARAMETER_GEN_PARAM):
+        return (<CK_DSA_PARAMETER_GEN_PARAM>_pb_record)._ptr
+    if isinstance(_pb_record, CK_ECDH_AES_KEY_WRAP_PARAMS):
+        return (<CK_ECDH_AES_KEY_WRAP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_RSA_AES_KEY_WRAP_PARAMS):
+        return (<CK_RSA_AES_KEY_WRAP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_GOSTR3410_DERIVE_PARAMS):
+        return (<CK_GOSTR3410_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_GOSTR3410_KEY_WRAP_PARAMS):
+        return (<CK_GOSTR3410_KEY_WRAP_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_EDDSA_PARAMS):
+        return (<CK_EDDSA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_XEDDSA_PARAMS):
+        return (<CK_XEDDSA_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X3DH_INITIATE_PARAMS):
+        return (<CK_X3DH_INITIATE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X3DH_RESPOND_PARAMS):
+        return (<CK_X3DH_RESPOND_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X2RATCHET_INITIALIZE_PARAMS):
+        return (<CK_X2RATCHET_INITIALIZE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_X2RATCHET_RESPOND_PARAMS):
+        return (<CK_X2RATCHET_RESPOND_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_JPAKEPublicValue):
+        return (<CK_NSS_JPAKEPublicValue>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_JPAKERound1Params):
+        return (<CK_NSS_JPAKERound1Params>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_JPAKERound2Params):
+        return (<CK_NSS_JPAKERound2Params>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_JPAKEFinalParams):
+        return (<CK_NSS_JPAKEFinalParams>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_MAC_CONSTANT_TIME_PARAMS):
+        return (<CK_NSS_MAC_CONSTANT_TIME_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_AEAD_PARAMS):
+        return (<CK_NSS_AEAD_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_HKDFParams):
+        return (<CK_NSS_HKDFParams>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS):
+        return (<CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_IKE_PRF_DERIVE_PARAMS):
+        return (<CK_NSS_IKE_PRF_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_IKE1_PRF_DERIVE_PARAMS):
+        return (<CK_NSS_IKE1_PRF_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS):
+        return (<CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_MODULE_FUNCTIONS):
+        return (<CK_NSS_MODULE_FUNCTIONS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_FIPS_FUNCTIONS):
+        return (<CK_NSS_FIPS_FUNCTIONS>_pb_record)._ptr
+    if isinstance(_pb_record, CK_NSS_GCM_PARAMS):
+        return (<CK_NSS_GCM_PARAMS>_pb_record)._ptr
     return NULL
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 CK_GCM_MESSAGE_PARAMS_PTR = CK_GCM_MESSAGE_PARAMS
@@ -19462,7 +19463,7 @@ ctypedef _c_CK_RV (*_pb_fp_C_VerifyMessage)(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR
 ctypedef _c_CK_RV (*_pb_fp_C_VerifyMessageBegin)(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_VerifyMessageNext)(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_MessageVerifyFinal)(_c_CK_SESSION_HANDLE) noexcept nogil
-ctypedef _c_CK_RV (*_pb_fp_getter)(_c_CK_FUNCTION_LIST_PTR_PTR) noexcept nogil
+ctypedef _c_CK_RV (*_pb_getter_type)(_c_CK_FUNCTION_LIST_PTR_PTR) noexcept nogil
 
 
 cdef str _pb_dlerror():
@@ -25778,7 +25779,7 @@ Load the library at ``path`` (dlopen with RTLD_NOW | RTLD_LOCAL) and return its 
     if lib._handle == NULL:
         raise OSError(f"cannot load {lib._pb_path}: {_pb_dlerror()}")
     dlerror()
-    cdef _pb_fp_getter getter = <_pb_fp_getter>dlsym(lib._handle, "C_GetFunctionList")
+    cdef _pb_getter_type getter = <_pb_getter_type>dlsym(lib._handle, "C_GetFunctionList")
     if getter == NULL:
         raise OSError(f"cannot load {lib._pb_path}: no symbol C_GetFunctionList: {_pb_dlerror()}")
     rv = getter(<_c_CK_FUNCTION_LIST_PTR_PTR>&lib._table)

@@ -96,7 +96,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -350,7 +350,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -399,7 +399,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -525,7 +525,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -967,7 +967,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
     # view of a temporary memoryview has corrupted the heap at the next GC
@@ -983,7 +983,7 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
 
@@ -1637,8 +1637,8 @@ class point(_pb_Record):
         return self._p.x
 
     @x.setter
-    def x(self, value):
-        self._p.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
+    def x(self, _pb_given):
+        self._p.x = _pb_index(_pb_given, 'point.x', -2147483648, 2147483647)
 
     x = x.deleter(_pb_undeletable('point.x'))
 
@@ -1647,8 +1647,8 @@ class point(_pb_Record):
         return self._p.y
 
     @y.setter
-    def y(self, value):
-        self._p.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
+    def y(self, _pb_given):
+        self._p.y = _pb_index(_pb_given, 'point.y', -2147483648, 2147483647)
 
     y = y.deleter(_pb_undeletable('point.y'))
 
@@ -1702,10 +1702,10 @@ class segment(_pb_Record):
         return _pb_view(point, _ffi.addressof(self._p, 'from'), self if self._owner is None else self._owner)
 
     @from_.setter
-    def from_(self, value):
-        if not isinstance(value, point):
-            raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
-        _ffi.addressof(self._p, 'from')[0] = value._p[0]
+    def from_(self, _pb_given):
+        if not isinstance(_pb_given, point):
+            raise TypeError(f"segment.from_ must be a point, not {type(_pb_given).__name__}")
+        _ffi.addressof(self._p, 'from')[0] = _pb_given._p[0]
 
     from_ = from_.deleter(_pb_undeletable('segment.from_'))
 
@@ -1714,10 +1714,10 @@ class segment(_pb_Record):
         return _pb_view(point, _ffi.addressof(self._p, 'to'), self if self._owner is None else self._owner)
 
     @to.setter
-    def to(self, value):
-        if not isinstance(value, point):
-            raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
-        self._p.to = value._p[0]
+    def to(self, _pb_given):
+        if not isinstance(_pb_given, point):
+            raise TypeError(f"segment.to must be a point, not {type(_pb_given).__name__}")
+        self._p.to = _pb_given._p[0]
 
     to = to.deleter(_pb_undeletable('segment.to'))
 
@@ -1726,8 +1726,8 @@ class segment(_pb_Record):
         return _string(self._p.label)
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._p.label, 16, value, 'segment.label')
+    def label(self, _pb_given):
+        _pb_store_bytes(self._p.label, 16, _pb_given, 'segment.label')
 
     label = label.deleter(_pb_undeletable('segment.label'))
 
@@ -1781,8 +1781,8 @@ class variant_as(_pb_Record):
         return self._p.i
 
     @i.setter
-    def i(self, value):
-        self._p.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
+    def i(self, _pb_given):
+        self._p.i = _pb_index(_pb_given, 'variant_as.i', -2147483648, 2147483647)
 
     i = i.deleter(_pb_undeletable('variant_as.i'))
 
@@ -1791,8 +1791,8 @@ class variant_as(_pb_Record):
         return self._p.d
 
     @d.setter
-    def d(self, value):
-        self._p.d = _pb_float(value, 'variant_as.d')
+    def d(self, _pb_given):
+        self._p.d = _pb_float(_pb_given, 'variant_as.d')
 
     d = d.deleter(_pb_undeletable('variant_as.d'))
 
@@ -1801,8 +1801,8 @@ class variant_as(_pb_Record):
         return _string(self._p.text)
 
     @text.setter
-    def text(self, value):
-        _pb_store_bytes(self._p.text, 8, value, 'variant_as.text')
+    def text(self, _pb_given):
+        _pb_store_bytes(self._p.text, 8, _pb_given, 'variant_as.text')
 
     text = text.deleter(_pb_undeletable('variant_as.text'))
 
@@ -1860,8 +1860,8 @@ class variant(_pb_Record):
         return self._p.kind
 
     @kind.setter
-    def kind(self, value):
-        self._p.kind = _pb_index(value, 'variant.kind', 0, 255)
+    def kind(self, _pb_given):
+        self._p.kind = _pb_index(_pb_given, 'variant.kind', 0, 255)
 
     kind = kind.deleter(_pb_undeletable('variant.kind'))
 
@@ -1870,10 +1870,10 @@ class variant(_pb_Record):
         return _pb_view(variant_as, _ffi.addressof(self._p, 'as'), self if self._owner is None else self._owner)
 
     @as_.setter
-    def as_(self, value):
-        if not isinstance(value, variant_as):
-            raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
-        _ffi.addressof(self._p, 'as')[0] = value._p[0]
+    def as_(self, _pb_given):
+        if not isinstance(_pb_given, variant_as):
+            raise TypeError(f"variant.as_ must be a variant_as, not {type(_pb_given).__name__}")
+        _ffi.addressof(self._p, 'as')[0] = _pb_given._p[0]
 
     as_ = as_.deleter(_pb_undeletable('variant.as_'))
 
@@ -1882,8 +1882,8 @@ class variant(_pb_Record):
         return self._p.year
 
     @year.setter
-    def year(self, value):
-        self._p.year = _pb_index(value, 'variant.year', 0, 65535)
+    def year(self, _pb_given):
+        self._p.year = _pb_index(_pb_given, 'variant.year', 0, 65535)
 
     year = year.deleter(_pb_undeletable('variant.year'))
 
@@ -1892,8 +1892,8 @@ class variant(_pb_Record):
         return self._p.month
 
     @month.setter
-    def month(self, value):
-        self._p.month = _pb_index(value, 'variant.month', 0, 255)
+    def month(self, _pb_given):
+        self._p.month = _pb_index(_pb_given, 'variant.month', 0, 255)
 
     month = month.deleter(_pb_undeletable('variant.month'))
 
@@ -1902,8 +1902,8 @@ class variant(_pb_Record):
         return self._p.day
 
     @day.setter
-    def day(self, value):
-        self._p.day = _pb_index(value, 'variant.day', 0, 255)
+    def day(self, _pb_given):
+        self._p.day = _pb_index(_pb_given, 'variant.day', 0, 255)
 
     day = day.deleter(_pb_undeletable('variant.day'))
 
@@ -1957,8 +1957,8 @@ class number(_pb_Record):
         return self._p.whole
 
     @whole.setter
-    def whole(self, value):
-        self._p.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
+    def whole(self, _pb_given):
+        self._p.whole = _pb_index(_pb_given, 'number.whole', -9223372036854775808, 9223372036854775807)
 
     whole = whole.deleter(_pb_undeletable('number.whole'))
 
@@ -1967,8 +1967,8 @@ class number(_pb_Record):
         return self._p.real
 
     @real.setter
-    def real(self, value):
-        self._p.real = _pb_float(value, 'number.real')
+    def real(self, _pb_given):
+        self._p.real = _pb_float(_pb_given, 'number.real')
 
     real = real.deleter(_pb_undeletable('number.real'))
 
@@ -1977,8 +1977,8 @@ class number(_pb_Record):
         return _ffi.buffer(self._p.raw)[:]
 
     @raw.setter
-    def raw(self, value):
-        _pb_store_bytes(self._p.raw, 8, value, 'number.raw')
+    def raw(self, _pb_given):
+        _pb_store_bytes(self._p.raw, 8, _pb_given, 'number.raw')
 
     raw = raw.deleter(_pb_undeletable('number.raw'))
 
@@ -2030,8 +2030,8 @@ class message(_pb_Record):
         return self._p.length
 
     @length.setter
-    def length(self, value):
-        self._p.length = _pb_index(value, 'message.length', 0, 4294967295)
+    def length(self, _pb_given):
+        self._p.length = _pb_index(_pb_given, 'message.length', 0, 4294967295)
 
     length = length.deleter(_pb_undeletable('message.length'))
 
@@ -2040,8 +2040,8 @@ class message(_pb_Record):
         return self._p.type
 
     @type.setter
-    def type(self, value):
-        self._p.type = _pb_index(value, 'message.type', 0, 65535)
+    def type(self, _pb_given):
+        self._p.type = _pb_index(_pb_given, 'message.type', 0, 65535)
 
     type = type.deleter(_pb_undeletable('message.type'))
 
@@ -2093,11 +2093,11 @@ class node(_pb_Record):
         return _pb_view_at(node, self._p.next, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'next')))
 
     @next.setter
-    def next(self, value):
+    def next(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, node, 'node.next')
-        self._p.next = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
-        _pb_keep(self, 'next', value)
+        _pb_record_value(_pb_given, node, 'node.next')
+        self._p.next = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_node, _pb_given._p)
+        _pb_keep(self, 'next', _pb_given)
 
     next = next.deleter(_pb_undeletable('node.next'))
 
@@ -2106,11 +2106,11 @@ class node(_pb_Record):
         return _pb_view_at(node, self._p.prev, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'prev')))
 
     @prev.setter
-    def prev(self, value):
+    def prev(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, node, 'node.prev')
-        self._p.prev = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
-        _pb_keep(self, 'prev', value)
+        _pb_record_value(_pb_given, node, 'node.prev')
+        self._p.prev = _NULL if _pb_given is None else _ffi.cast(_pb_ptr_node, _pb_given._p)
+        _pb_keep(self, 'prev', _pb_given)
 
     prev = prev.deleter(_pb_undeletable('node.prev'))
 
@@ -2119,23 +2119,23 @@ class node(_pb_Record):
         return _pb_pointer(self._p.value, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'value')))
 
     @value.setter
-    def value(self, value):
+    def value(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._p.value = _NULL
             _pb_keep(self, 'value', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'node.value', 'a contiguous buffer')
-            self._p.value = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
-            _pb_keep(self, 'value', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'node.value', 'a contiguous buffer')
+            self._p.value = _ffi.cast('void *', _pb_given._h if isinstance(_pb_given, Pointer) else _pb_given._p)
+            _pb_keep(self, 'value', _pb_given)
         else:
             # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'node.value', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.value = _ffi.cast('void *', held)
-            _pb_keep(self, 'value', held)
+            _pb_view = _pb_buffer_of(_pb_given, 'node.value', False)
+            if _pb_view.readonly:  # C may write through void *: it gets a private copy
+                _pb_given = bytearray(_pb_view)
+            _pb_held_ = _ffi.from_buffer(_pb_given)
+            self._p.value = _ffi.cast('void *', _pb_held_)
+            _pb_keep(self, 'value', _pb_held_)
 
     value = value.deleter(_pb_undeletable('node.value'))
 
@@ -2144,14 +2144,14 @@ class node(_pb_Record):
         return _pb_function_pointer(self._p.compare, 'int (*)(const struct node *, const struct node *)', self if self._owner is None else self._owner)
 
     @compare.setter
-    def compare(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def compare(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_0, 'int (*)(const struct node *, const struct node *)', value)
-        pointer = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_0, 'int (*)(const struct node *, const struct node *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'int (*)(const struct node *, const struct node *)', 'node.compare', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
-        self._p.compare = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.compare), pointer)
-        _pb_keep(self, 'compare', value)
+        self._p.compare = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.compare), _pb_fp)
+        _pb_keep(self, 'compare', _pb_given)
 
     compare = compare.deleter(_pb_undeletable('node.compare'))
 
@@ -2236,14 +2236,14 @@ class unwind_buf_t(_pb_Record):
         return list(self._p.words)
 
     @words.setter
-    def words(self, value):
-        items = _pb_sequence(value, 'unwind_buf_t.words')
-        if len(items) > 13:
-            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(items)}")
-        staged = [_pb_index(item, 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807) for item in items]
-        target = self._p.words
-        for i in range(13):
-            target[i] = staged[i] if i < len(staged) else 0
+    def words(self, _pb_given):
+        _pb_items = _pb_sequence(_pb_given, 'unwind_buf_t.words')
+        if len(_pb_items) > 13:
+            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(_pb_items)}")
+        _pb_staged = [_pb_index(_pb_item, 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807) for _pb_item in _pb_items]
+        _pb_target = self._p.words
+        for _pb_i in range(13):
+            _pb_target[_pb_i] = _pb_staged[_pb_i] if _pb_i < len(_pb_staged) else 0
 
     words = words.deleter(_pb_undeletable('unwind_buf_t.words'))
 
@@ -2299,8 +2299,8 @@ class holds_aligned(_pb_Record):
         return self._p.tag
 
     @tag.setter
-    def tag(self, value):
-        self._p.tag = _pb_index(value, 'holds_aligned.tag', -128, 127)
+    def tag(self, _pb_given):
+        self._p.tag = _pb_index(_pb_given, 'holds_aligned.tag', -128, 127)
 
     tag = tag.deleter(_pb_undeletable('holds_aligned.tag'))
 
@@ -2309,10 +2309,10 @@ class holds_aligned(_pb_Record):
         return _pb_view(unwind_buf_t, _ffi.addressof(self._p, 'buf'), self if self._owner is None else self._owner)
 
     @buf.setter
-    def buf(self, value):
-        if not isinstance(value, unwind_buf_t):
-            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(value).__name__}")
-        self._p.buf = value._p[0]
+    def buf(self, _pb_given):
+        if not isinstance(_pb_given, unwind_buf_t):
+            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(_pb_given).__name__}")
+        self._p.buf = _pb_given._p[0]
 
     buf = buf.deleter(_pb_undeletable('holds_aligned.buf'))
 
@@ -2321,8 +2321,8 @@ class holds_aligned(_pb_Record):
         return self._p.after
 
     @after.setter
-    def after(self, value):
-        self._p.after = _pb_index(value, 'holds_aligned.after', -128, 127)
+    def after(self, _pb_given):
+        self._p.after = _pb_index(_pb_given, 'holds_aligned.after', -128, 127)
 
     after = after.deleter(_pb_undeletable('holds_aligned.after'))
 
@@ -2331,8 +2331,8 @@ class holds_aligned(_pb_Record):
         return self._p.loose
 
     @loose.setter
-    def loose(self, value):
-        self._p.loose = _pb_index(value, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
+    def loose(self, _pb_given):
+        self._p.loose = _pb_index(_pb_given, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
 
     loose = loose.deleter(_pb_undeletable('holds_aligned.loose'))
 
@@ -2345,28 +2345,28 @@ opaque_handle = handle_t
 # ---- Python callables C calls: a closure factory per function pointer type --
 
 
-def _pb_callback_0(function):
+def _pb_callback_0(_pb_function):
     'A C int (*)(struct node *, struct node *) calling function: (the closure to keep alive, the pointer C is given).'
-    last = 0  # the int the trampoline last returned, for refused()
+    _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
-    def trampoline(a0, a1):
-        nonlocal last
+    def _pb_trampoline(_pb_a0, _pb_a1):
+        nonlocal _pb_last
         try:
-            result = function(None if not a0 else _pb_view_at(node, a0, None), None if not a1 else _pb_view_at(node, a1, None))
-            if result.__class__ is int:
-                last = result
-                return result
-            return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(node, _pb_a0, None), None if not _pb_a1 else _pb_view_at(node, _pb_a1, None))
+            if _pb_result.__class__ is int:
+                _pb_last = _pb_result
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
-        _pb_int_refused(last, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647, error)
+    def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
+        _pb_int_refused(_pb_last, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647, _pb_error)
         return 0
 
-    closure = _ffi.callback('int (*)(struct node *, struct node *)', trampoline, onerror=refused)
-    return closure, closure
+    _pb_closure = _ffi.callback('int (*)(struct node *, struct node *)', _pb_trampoline, onerror=_pb_refused)
+    return _pb_closure, _pb_closure
 
 
 

@@ -88,7 +88,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -342,7 +342,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -391,7 +391,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -517,7 +517,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -963,7 +963,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
         return view.tobytes()
@@ -979,7 +979,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
@@ -1116,7 +1116,7 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     writable memory (bytes and read-only views refused), of at least one element;
     a non-const ``void *`` member given read-only memory points at a private copy.
     """
-    view = _pb_view_of(value, what, writable)
+    view = _pb_buffer_of(value, what, writable)
     _pb_check_size(view, size, what)
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))
@@ -1829,8 +1829,8 @@ class point(_pb_Record):
         return self._s.x
 
     @x.setter
-    def x(self, value):
-        self._s.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
+    def x(self, _pb_given):
+        self._s.x = _pb_index(_pb_given, 'point.x', -2147483648, 2147483647)
 
     x = x.deleter(_pb_undeletable('point.x'))
 
@@ -1839,8 +1839,8 @@ class point(_pb_Record):
         return self._s.y
 
     @y.setter
-    def y(self, value):
-        self._s.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
+    def y(self, _pb_given):
+        self._s.y = _pb_index(_pb_given, 'point.y', -2147483648, 2147483647)
 
     y = y.deleter(_pb_undeletable('point.y'))
 
@@ -1886,10 +1886,10 @@ class segment(_pb_Record):
         return _pb_view(point, self._s._pb_from)
 
     @from_.setter
-    def from_(self, value):
-        if not isinstance(value, point):
-            raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
-        self._s._pb_from = value._s
+    def from_(self, _pb_given):
+        if not isinstance(_pb_given, point):
+            raise TypeError(f"segment.from_ must be a point, not {type(_pb_given).__name__}")
+        self._s._pb_from = _pb_given._s
 
     from_ = from_.deleter(_pb_undeletable('segment.from_'))
 
@@ -1898,10 +1898,10 @@ class segment(_pb_Record):
         return _pb_view(point, self._s.to)
 
     @to.setter
-    def to(self, value):
-        if not isinstance(value, point):
-            raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
-        self._s.to = value._s
+    def to(self, _pb_given):
+        if not isinstance(_pb_given, point):
+            raise TypeError(f"segment.to must be a point, not {type(_pb_given).__name__}")
+        self._s.to = _pb_given._s
 
     to = to.deleter(_pb_undeletable('segment.to'))
 
@@ -1910,8 +1910,8 @@ class segment(_pb_Record):
         return self._s.label
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._s, _S1.label.offset, 16, value, 'segment.label')
+    def label(self, _pb_given):
+        _pb_store_bytes(self._s, _S1.label.offset, 16, _pb_given, 'segment.label')
 
     label = label.deleter(_pb_undeletable('segment.label'))
 
@@ -1957,8 +1957,8 @@ class variant_as(_pb_Record):
         return self._s.i
 
     @i.setter
-    def i(self, value):
-        self._s.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
+    def i(self, _pb_given):
+        self._s.i = _pb_index(_pb_given, 'variant_as.i', -2147483648, 2147483647)
 
     i = i.deleter(_pb_undeletable('variant_as.i'))
 
@@ -1967,8 +1967,8 @@ class variant_as(_pb_Record):
         return self._s.d
 
     @d.setter
-    def d(self, value):
-        self._s.d = _pb_float(value, 'variant_as.d')
+    def d(self, _pb_given):
+        self._s.d = _pb_float(_pb_given, 'variant_as.d')
 
     d = d.deleter(_pb_undeletable('variant_as.d'))
 
@@ -1977,8 +1977,8 @@ class variant_as(_pb_Record):
         return self._s.text
 
     @text.setter
-    def text(self, value):
-        _pb_store_bytes(self._s, _S3.text.offset, 8, value, 'variant_as.text')
+    def text(self, _pb_given):
+        _pb_store_bytes(self._s, _S3.text.offset, 8, _pb_given, 'variant_as.text')
 
     text = text.deleter(_pb_undeletable('variant_as.text'))
 
@@ -2028,8 +2028,8 @@ class variant(_pb_Record):
         return self._s.kind
 
     @kind.setter
-    def kind(self, value):
-        self._s.kind = _pb_index(value, 'variant.kind', 0, 255)
+    def kind(self, _pb_given):
+        self._s.kind = _pb_index(_pb_given, 'variant.kind', 0, 255)
 
     kind = kind.deleter(_pb_undeletable('variant.kind'))
 
@@ -2038,10 +2038,10 @@ class variant(_pb_Record):
         return _pb_view(variant_as, self._s._pb_as)
 
     @as_.setter
-    def as_(self, value):
-        if not isinstance(value, variant_as):
-            raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
-        self._s._pb_as = value._s
+    def as_(self, _pb_given):
+        if not isinstance(_pb_given, variant_as):
+            raise TypeError(f"variant.as_ must be a variant_as, not {type(_pb_given).__name__}")
+        self._s._pb_as = _pb_given._s
 
     as_ = as_.deleter(_pb_undeletable('variant.as_'))
 
@@ -2050,8 +2050,8 @@ class variant(_pb_Record):
         return self._s.year
 
     @year.setter
-    def year(self, value):
-        self._s.year = _pb_index(value, 'variant.year', 0, 65535)
+    def year(self, _pb_given):
+        self._s.year = _pb_index(_pb_given, 'variant.year', 0, 65535)
 
     year = year.deleter(_pb_undeletable('variant.year'))
 
@@ -2060,8 +2060,8 @@ class variant(_pb_Record):
         return self._s.month
 
     @month.setter
-    def month(self, value):
-        self._s.month = _pb_index(value, 'variant.month', 0, 255)
+    def month(self, _pb_given):
+        self._s.month = _pb_index(_pb_given, 'variant.month', 0, 255)
 
     month = month.deleter(_pb_undeletable('variant.month'))
 
@@ -2070,8 +2070,8 @@ class variant(_pb_Record):
         return self._s.day
 
     @day.setter
-    def day(self, value):
-        self._s.day = _pb_index(value, 'variant.day', 0, 255)
+    def day(self, _pb_given):
+        self._s.day = _pb_index(_pb_given, 'variant.day', 0, 255)
 
     day = day.deleter(_pb_undeletable('variant.day'))
 
@@ -2117,8 +2117,8 @@ class number(_pb_Record):
         return self._s.whole
 
     @whole.setter
-    def whole(self, value):
-        self._s.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
+    def whole(self, _pb_given):
+        self._s.whole = _pb_index(_pb_given, 'number.whole', -9223372036854775808, 9223372036854775807)
 
     whole = whole.deleter(_pb_undeletable('number.whole'))
 
@@ -2127,8 +2127,8 @@ class number(_pb_Record):
         return self._s.real
 
     @real.setter
-    def real(self, value):
-        self._s.real = _pb_float(value, 'number.real')
+    def real(self, _pb_given):
+        self._s.real = _pb_float(_pb_given, 'number.real')
 
     real = real.deleter(_pb_undeletable('number.real'))
 
@@ -2137,8 +2137,8 @@ class number(_pb_Record):
         return bytes(self._s.raw)
 
     @raw.setter
-    def raw(self, value):
-        _pb_store_bytes(self._s, _S5.raw.offset, 8, value, 'number.raw')
+    def raw(self, _pb_given):
+        _pb_store_bytes(self._s, _S5.raw.offset, 8, _pb_given, 'number.raw')
 
     raw = raw.deleter(_pb_undeletable('number.raw'))
 
@@ -2182,8 +2182,8 @@ class message(_pb_Record):
         return self._s.length
 
     @length.setter
-    def length(self, value):
-        self._s.length = _pb_index(value, 'message.length', 0, 4294967295)
+    def length(self, _pb_given):
+        self._s.length = _pb_index(_pb_given, 'message.length', 0, 4294967295)
 
     length = length.deleter(_pb_undeletable('message.length'))
 
@@ -2192,8 +2192,8 @@ class message(_pb_Record):
         return self._s.type
 
     @type.setter
-    def type(self, value):
-        self._s.type = _pb_index(value, 'message.type', 0, 65535)
+    def type(self, _pb_given):
+        self._s.type = _pb_index(_pb_given, 'message.type', 0, 65535)
 
     type = type.deleter(_pb_undeletable('message.type'))
 
@@ -2239,11 +2239,11 @@ class node(_pb_Record):
         return _pb_view_at(node, _S7, self._s.next, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'next')))
 
     @next.setter
-    def next(self, value):
+    def next(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, node, 'node.next')
-        self._s.next = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'next', value)
+        _pb_record_value(_pb_given, node, 'node.next')
+        self._s.next = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'next', _pb_given)
 
     next = next.deleter(_pb_undeletable('node.next'))
 
@@ -2252,11 +2252,11 @@ class node(_pb_Record):
         return _pb_view_at(node, _S7, self._s.prev, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'prev')))
 
     @prev.setter
-    def prev(self, value):
+    def prev(self, _pb_given):
         # the record pointed to is kept alive with this one
-        _pb_record_value(value, node, 'node.prev')
-        self._s.prev = None if value is None else _ct.addressof(value._s)
-        _pb_keep(self._s, 'prev', value)
+        _pb_record_value(_pb_given, node, 'node.prev')
+        self._s.prev = None if _pb_given is None else _ct.addressof(_pb_given._s)
+        _pb_keep(self._s, 'prev', _pb_given)
 
     prev = prev.deleter(_pb_undeletable('node.prev'))
 
@@ -2265,19 +2265,19 @@ class node(_pb_Record):
         return _pb_pointer(self._s.value, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'value')))
 
     @value.setter
-    def value(self, value):
+    def value(self, _pb_given):
         # the buffer or object is kept alive with the record for as long as C may use the pointer
-        if value is None:
+        if _pb_given is None:
             self._s.value = None
             _pb_keep(self._s, 'value', None)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            _pb_check_object_pointer(value, 'void *', 'node.value', 'a contiguous buffer')
-            self._s.value = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
-            _pb_keep(self._s, 'value', value)
+        elif isinstance(_pb_given, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(_pb_given, 'void *', 'node.value', 'a contiguous buffer')
+            self._s.value = _pb_given._h if isinstance(_pb_given, Pointer) else _ct.addressof(_pb_given._s)
+            _pb_keep(self._s, 'value', _pb_given)
         else:
-            address, kept = _pb_buffer_address(value, 'node.value', False, 0, True)
-            self._s.value = address
-            _pb_keep(self._s, 'value', kept)
+            _pb_addr, _pb_kept = _pb_buffer_address(_pb_given, 'node.value', False, 0, True)
+            self._s.value = _pb_addr
+            _pb_keep(self._s, 'value', _pb_kept)
 
     value = value.deleter(_pb_undeletable('node.value'))
 
@@ -2286,12 +2286,12 @@ class node(_pb_Record):
         return _pb_function_pointer(self._s.compare, 'int (*)(const struct node *, const struct node *)', _pb_root(self._s))
 
     @compare.setter
-    def compare(self, value):
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    def compare(self, _pb_given):
+        if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_0, 'int (*)(const struct node *, const struct node *)', value)
-        self._s.compare = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare', 'a callable, a FunctionPointer or None')
-        _pb_keep(self._s, 'compare', value)
+            _pb_given = _pb_made_function_pointer(_pb_callback_0, 'int (*)(const struct node *, const struct node *)', _pb_given)
+        self._s.compare = _pb_function_pointer_value(_pb_given, 'int (*)(const struct node *, const struct node *)', 'node.compare', 'a callable, a FunctionPointer or None')
+        _pb_keep(self._s, 'compare', _pb_given)
 
     compare = compare.deleter(_pb_undeletable('node.compare'))
 
@@ -2362,14 +2362,14 @@ class unwind_buf_t(_pb_Record):
         return list(self._s.words)
 
     @words.setter
-    def words(self, value):
-        items = _pb_sequence(value, 'unwind_buf_t.words')
-        if len(items) > 13:
-            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(items)}")
-        staged = [_pb_index(item, 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807) for item in items]
-        target = self._s.words
-        for i in range(13):
-            target[i] = staged[i] if i < len(staged) else 0
+    def words(self, _pb_given):
+        _pb_items = _pb_sequence(_pb_given, 'unwind_buf_t.words')
+        if len(_pb_items) > 13:
+            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(_pb_items)}")
+        _pb_staged = [_pb_index(_pb_item, 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807) for _pb_item in _pb_items]
+        _pb_target = self._s.words
+        for _pb_i in range(13):
+            _pb_target[_pb_i] = _pb_staged[_pb_i] if _pb_i < len(_pb_staged) else 0
 
     words = words.deleter(_pb_undeletable('unwind_buf_t.words'))
 
@@ -2417,8 +2417,8 @@ class holds_aligned(_pb_Record):
         return self._s.tag
 
     @tag.setter
-    def tag(self, value):
-        self._s.tag = _pb_index(value, 'holds_aligned.tag', -128, 127)
+    def tag(self, _pb_given):
+        self._s.tag = _pb_index(_pb_given, 'holds_aligned.tag', -128, 127)
 
     tag = tag.deleter(_pb_undeletable('holds_aligned.tag'))
 
@@ -2427,10 +2427,10 @@ class holds_aligned(_pb_Record):
         return _pb_view(unwind_buf_t, self._s.buf)
 
     @buf.setter
-    def buf(self, value):
-        if not isinstance(value, unwind_buf_t):
-            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(value).__name__}")
-        self._s.buf = value._s
+    def buf(self, _pb_given):
+        if not isinstance(_pb_given, unwind_buf_t):
+            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(_pb_given).__name__}")
+        self._s.buf = _pb_given._s
 
     buf = buf.deleter(_pb_undeletable('holds_aligned.buf'))
 
@@ -2439,8 +2439,8 @@ class holds_aligned(_pb_Record):
         return self._s.after
 
     @after.setter
-    def after(self, value):
-        self._s.after = _pb_index(value, 'holds_aligned.after', -128, 127)
+    def after(self, _pb_given):
+        self._s.after = _pb_index(_pb_given, 'holds_aligned.after', -128, 127)
 
     after = after.deleter(_pb_undeletable('holds_aligned.after'))
 
@@ -2449,8 +2449,8 @@ class holds_aligned(_pb_Record):
         return self._s.loose
 
     @loose.setter
-    def loose(self, value):
-        self._s.loose = _pb_index(value, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
+    def loose(self, _pb_given):
+        self._s.loose = _pb_index(_pb_given, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
 
     loose = loose.deleter(_pb_undeletable('holds_aligned.loose'))
 opaque_handle = handle_t
@@ -2459,21 +2459,21 @@ opaque_handle = handle_t
 # ---- Python callables C calls: a closure factory per function pointer type --
 
 
-def _pb_callback_0(function):
+def _pb_callback_0(_pb_function):
     'A C int (*)(struct node *, struct node *) calling function: (the closure to keep alive, the pointer C is given).'
 
-    def trampoline(a0, a1):
+    def _pb_trampoline(_pb_a0, _pb_a1):
         try:
-            result = function(None if not a0 else _pb_view_at(node, _S7, a0, None), None if not a1 else _pb_view_at(node, _S7, a1, None))
-            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
-                return result
-            return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            _pb_callback_failed(error)
+            _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(node, _S7, _pb_a0, None), None if not _pb_a1 else _pb_view_at(node, _S7, _pb_a1, None))
+            if _pb_result.__class__ is int and (_pb_result >= -1073741823 and _pb_result <= 1073741823 or _pb_result >= -2147483648 and _pb_result <= 2147483647):
+                return _pb_result
+            return _pb_index(_pb_result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(_pb_error)
             return 0
 
-    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
+    return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 
 

@@ -123,7 +123,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -276,7 +276,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -375,7 +375,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -601,7 +601,7 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    held = _pb_view_of(value, what, writable)
+    held = _pb_buffer_of(value, what, writable)
     _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
@@ -645,7 +645,7 @@ cdef class FunctionPointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_function_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef FunctionPointer obj = FunctionPointer.__new__(FunctionPointer)
@@ -822,7 +822,7 @@ cdef class _pb_FunctionPointerField(_pb_Field):
             return self
         memcpy(&address, _pb_field_at(self, record), sizeof(void *))
         owner = <object>(<_pb_record_head *><PyObject *>record).owner
-        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+        return _pb_make_function_pointer(address, self._ctype, record if owner is None else owner)
 
     def __set__(self, record, value):
         cdef char *at = _pb_field_at(self, record)
@@ -943,7 +943,7 @@ cdef class Pointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef Pointer obj = Pointer.__new__(Pointer)
@@ -1120,8 +1120,8 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
 
 
 # what makes a view of each record a closure's argument points to (see _pb_CallbackType)
-ctypedef object (*_pb_view_maker)(void *, object)
-cdef _pb_view_maker _pb_views[1]
+ctypedef object (*_pb_ViewMaker)(void *, object)
+cdef _pb_ViewMaker _pb_views[1]
 
 
 # whether a closure or user-data state was ever made: C may call it on a thread of its own at
@@ -1145,7 +1145,7 @@ cdef inline void _pb_take_back(PyThreadState *state) noexcept:
         PyEval_RestoreThread(state)
 
 
-cdef object _pb_new_handle(void *ptr, type cls):
+cdef object _pb_make_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
         return None
@@ -1199,9 +1199,9 @@ cdef class _pb_CallbackType:
             return (<dict>how[1]).get(value, value)
         cdef void *address = <void *><size_t>(value or 0)
         if kind == 1:
-            return _pb_new_pointer(address, how[1], None)
+            return _pb_make_pointer(address, how[1], None)
         if kind == 2:
-            return _pb_new_handle(address, how[1])
+            return _pb_make_handle(address, how[1])
         return _pb_views[<int>how[1]](address, None)
 
     cdef object _result(self, object result):
@@ -1325,18 +1325,19 @@ cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
     raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
-cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
-    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_free = free
-        (<Pointer>obj)._pb_free_fn = function
+cdef int _pb_own(object _pb_obj, _pb_release _pb_free, void *_pb_function, void *_pb_memory) except -1:
+    # _pb_obj (a Pointer, handle or record; None for NULL) owns _pb_memory, which
+    # _pb_free(_pb_function, _pb_memory) frees
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_free = _pb_free
+        (<Pointer>_pb_obj)._pb_free_fn = _pb_function
     return 0
 
 
-cdef int _pb_disown(object obj) except -1:
-    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_give_up()
+cdef int _pb_disown(object _pb_obj) except -1:
+    # C freed what _pb_obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_give_up()
     return 0
 
 
@@ -1728,13 +1729,13 @@ cdef class handle_t(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
 
 
-cdef object _pb_new_handle_t(void *ptr, object owner):
-    if ptr == NULL:
+cdef object _pb_new_handle_t(void *_pb_ptr, object _pb_owner):
+    if _pb_ptr == NULL:
         return None
-    cdef handle_t obj = handle_t.__new__(handle_t)
-    obj._ptr = ptr
-    obj._owner = owner
-    return obj
+    cdef handle_t _pb_obj = handle_t.__new__(handle_t)
+    _pb_obj._ptr = _pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
 # ---- records -----------------------------------------------------------
@@ -1804,17 +1805,17 @@ A view of the point a Pointer points to, as C's cast reads it ((T *)p); it keeps
         return _pb_at_point((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new point holding a copy of exactly sizeof bytes."""
-        cdef point obj = point.__new__(point)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_point):
-            raise ValueError(f"point needs {sizeof(_cs_point)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_point))
-        return obj
+        cdef point _pb_obj = point.__new__(point)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "point.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_point):
+            raise ValueError(f"point needs {sizeof(_cs_point)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_point))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_point))
@@ -1834,22 +1835,22 @@ _pb_bind_fields(point, _pb_probe, (<point>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef point _pb_view_point(object owner, void *ptr):
-    # A point looking at memory owned by ``owner`` (kept alive by the view).
-    cdef point obj = point.__new__(point)
-    obj._ptr = <_cs_point *>ptr
-    obj._owner = owner
-    return obj
+cdef point _pb_view_point(object _pb_owner, void *_pb_ptr):
+    # A point looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef point _pb_obj = point.__new__(point)
+    _pb_obj._ptr = <_cs_point *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_point(void *ptr, object ref):
-    # A point looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_point(void *_pb_ptr, object _pb_ref):
+    # A point looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef point obj = point.__new__(point)
-    obj._ptr = <_cs_point *>ptr
-    obj._ref = ref
-    return obj
+    cdef point _pb_obj = point.__new__(point)
+    _pb_obj._ptr = <_cs_point *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(point, sizeof(_cs_point))
@@ -1921,17 +1922,17 @@ A view of the segment a Pointer points to, as C's cast reads it ((T *)p); it kee
         return _pb_at_segment((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new segment holding a copy of exactly sizeof bytes."""
-        cdef segment obj = segment.__new__(segment)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "segment.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_segment):
-            raise ValueError(f"segment needs {sizeof(_cs_segment)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_segment))
-        return obj
+        cdef segment _pb_obj = segment.__new__(segment)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "segment.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_segment):
+            raise ValueError(f"segment needs {sizeof(_cs_segment)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_segment))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_segment))
@@ -1944,10 +1945,10 @@ A new segment holding a copy of exactly sizeof bytes."""
         return _pb_view_point(self if self._owner is None else self._owner, &self._ptr.from_)
 
     @from_.setter
-    def from_(self, value):
-        if not isinstance(value, point):
-            raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
-        memcpy(&self._ptr.from_, (<point>value)._ptr, sizeof(self._ptr.from_))
+    def from_(_pb_self, _pb_given):
+        if not isinstance(_pb_given, point):
+            raise TypeError(f"segment.from_ must be a point, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.from_, (<point>_pb_given)._ptr, sizeof(_pb_self._ptr.from_))
 
 
     @property
@@ -1955,10 +1956,10 @@ A new segment holding a copy of exactly sizeof bytes."""
         return _pb_view_point(self if self._owner is None else self._owner, &self._ptr.to)
 
     @to.setter
-    def to(self, value):
-        if not isinstance(value, point):
-            raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
-        memcpy(&self._ptr.to, (<point>value)._ptr, sizeof(self._ptr.to))
+    def to(_pb_self, _pb_given):
+        if not isinstance(_pb_given, point):
+            raise TypeError(f"segment.to must be a point, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.to, (<point>_pb_given)._ptr, sizeof(_pb_self._ptr.to))
 
 
     @property
@@ -1966,8 +1967,8 @@ A new segment holding a copy of exactly sizeof bytes."""
         return _pb_char_array(<const char *>self._ptr.label, 16)
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._ptr.label, 16, value, "segment.label")
+    def label(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.label, 16, _pb_given, "segment.label")
 
 
 
@@ -1976,22 +1977,22 @@ _pb_bind_fields(segment, _pb_probe, (<segment>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef segment _pb_view_segment(object owner, void *ptr):
-    # A segment looking at memory owned by ``owner`` (kept alive by the view).
-    cdef segment obj = segment.__new__(segment)
-    obj._ptr = <_cs_segment *>ptr
-    obj._owner = owner
-    return obj
+cdef segment _pb_view_segment(object _pb_owner, void *_pb_ptr):
+    # A segment looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef segment _pb_obj = segment.__new__(segment)
+    _pb_obj._ptr = <_cs_segment *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_segment(void *ptr, object ref):
-    # A segment looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_segment(void *_pb_ptr, object _pb_ref):
+    # A segment looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef segment obj = segment.__new__(segment)
-    obj._ptr = <_cs_segment *>ptr
-    obj._ref = ref
-    return obj
+    cdef segment _pb_obj = segment.__new__(segment)
+    _pb_obj._ptr = <_cs_segment *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(segment, sizeof(_cs_segment))
@@ -2063,17 +2064,17 @@ A view of the variant_as a Pointer points to, as C's cast reads it ((T *)p); it 
         return _pb_at_variant_as((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new variant_as holding a copy of exactly sizeof bytes."""
-        cdef variant_as obj = variant_as.__new__(variant_as)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "variant_as.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_ca_union_anonymous_at_records_h_18_5):
-            raise ValueError(f"variant_as needs {sizeof(_ca_union_anonymous_at_records_h_18_5)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_ca_union_anonymous_at_records_h_18_5))
-        return obj
+        cdef variant_as _pb_obj = variant_as.__new__(variant_as)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "variant_as.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_ca_union_anonymous_at_records_h_18_5):
+            raise ValueError(f"variant_as needs {sizeof(_ca_union_anonymous_at_records_h_18_5)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_ca_union_anonymous_at_records_h_18_5))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_ca_union_anonymous_at_records_h_18_5))
@@ -2089,13 +2090,13 @@ A new variant_as holding a copy of exactly sizeof bytes."""
         return self._ptr.d
 
     @d.setter
-    def d(self, value):
+    def d(_pb_self, _pb_given):
         cdef double _pb_value
         cdef int _pb_status
-        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_value)
+        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(_pb_given, &_pb_value)
         if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('float', 'variant_as.d'), value)
-        self._ptr.d = _pb_value
+            _pb_refused(_pb_take_error(), ('float', 'variant_as.d'), _pb_given)
+        _pb_self._ptr.d = _pb_value
 
 
     @property
@@ -2103,8 +2104,8 @@ A new variant_as holding a copy of exactly sizeof bytes."""
         return _pb_char_array(<const char *>self._ptr.text, 8)
 
     @text.setter
-    def text(self, value):
-        _pb_store_bytes(self._ptr.text, 8, value, "variant_as.text")
+    def text(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.text, 8, _pb_given, "variant_as.text")
 
 
 
@@ -2113,22 +2114,22 @@ _pb_bind_fields(variant_as, _pb_probe, (<variant_as>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef variant_as _pb_view_variant_as(object owner, void *ptr):
-    # A variant_as looking at memory owned by ``owner`` (kept alive by the view).
-    cdef variant_as obj = variant_as.__new__(variant_as)
-    obj._ptr = <_ca_union_anonymous_at_records_h_18_5 *>ptr
-    obj._owner = owner
-    return obj
+cdef variant_as _pb_view_variant_as(object _pb_owner, void *_pb_ptr):
+    # A variant_as looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef variant_as _pb_obj = variant_as.__new__(variant_as)
+    _pb_obj._ptr = <_ca_union_anonymous_at_records_h_18_5 *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_variant_as(void *ptr, object ref):
-    # A variant_as looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_variant_as(void *_pb_ptr, object _pb_ref):
+    # A variant_as looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef variant_as obj = variant_as.__new__(variant_as)
-    obj._ptr = <_ca_union_anonymous_at_records_h_18_5 *>ptr
-    obj._ref = ref
-    return obj
+    cdef variant_as _pb_obj = variant_as.__new__(variant_as)
+    _pb_obj._ptr = <_ca_union_anonymous_at_records_h_18_5 *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(variant_as, sizeof(_ca_union_anonymous_at_records_h_18_5))
@@ -2204,17 +2205,17 @@ A view of the variant a Pointer points to, as C's cast reads it ((T *)p); it kee
         return _pb_at_variant((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new variant holding a copy of exactly sizeof bytes."""
-        cdef variant obj = variant.__new__(variant)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "variant.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_c_variant):
-            raise ValueError(f"variant needs {sizeof(_c_variant)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_c_variant))
-        return obj
+        cdef variant _pb_obj = variant.__new__(variant)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "variant.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_c_variant):
+            raise ValueError(f"variant needs {sizeof(_c_variant)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_c_variant))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_variant))
@@ -2230,10 +2231,10 @@ A new variant holding a copy of exactly sizeof bytes."""
         return _pb_view_variant_as(self if self._owner is None else self._owner, &self._ptr.as_)
 
     @as_.setter
-    def as_(self, value):
-        if not isinstance(value, variant_as):
-            raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
-        memcpy(&self._ptr.as_, (<variant_as>value)._ptr, sizeof(self._ptr.as_))
+    def as_(_pb_self, _pb_given):
+        if not isinstance(_pb_given, variant_as):
+            raise TypeError(f"variant.as_ must be a variant_as, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.as_, (<variant_as>_pb_given)._ptr, sizeof(_pb_self._ptr.as_))
 
 
     year = _pb_IntField(<Py_ssize_t>&(<_c_variant *>NULL).year, sizeof((<_c_variant *>NULL).year), 0, 65535, "variant.year")
@@ -2251,22 +2252,22 @@ _pb_bind_fields(variant, _pb_probe, (<variant>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef variant _pb_view_variant(object owner, void *ptr):
-    # A variant looking at memory owned by ``owner`` (kept alive by the view).
-    cdef variant obj = variant.__new__(variant)
-    obj._ptr = <_c_variant *>ptr
-    obj._owner = owner
-    return obj
+cdef variant _pb_view_variant(object _pb_owner, void *_pb_ptr):
+    # A variant looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef variant _pb_obj = variant.__new__(variant)
+    _pb_obj._ptr = <_c_variant *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_variant(void *ptr, object ref):
-    # A variant looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_variant(void *_pb_ptr, object _pb_ref):
+    # A variant looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef variant obj = variant.__new__(variant)
-    obj._ptr = <_c_variant *>ptr
-    obj._ref = ref
-    return obj
+    cdef variant _pb_obj = variant.__new__(variant)
+    _pb_obj._ptr = <_c_variant *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(variant, sizeof(_c_variant))
@@ -2338,17 +2339,17 @@ A view of the number a Pointer points to, as C's cast reads it ((T *)p); it keep
         return _pb_at_number((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new number holding a copy of exactly sizeof bytes."""
-        cdef number obj = number.__new__(number)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cu_number):
-            raise ValueError(f"number needs {sizeof(_cu_number)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cu_number))
-        return obj
+        cdef number _pb_obj = number.__new__(number)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "number.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cu_number):
+            raise ValueError(f"number needs {sizeof(_cu_number)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cu_number))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cu_number))
@@ -2364,13 +2365,13 @@ A new number holding a copy of exactly sizeof bytes."""
         return self._ptr.real
 
     @real.setter
-    def real(self, value):
+    def real(_pb_self, _pb_given):
         cdef double _pb_value
         cdef int _pb_status
-        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_value)
+        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(_pb_given, &_pb_value)
         if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('float', 'number.real'), value)
-        self._ptr.real = _pb_value
+            _pb_refused(_pb_take_error(), ('float', 'number.real'), _pb_given)
+        _pb_self._ptr.real = _pb_value
 
 
     @property
@@ -2378,8 +2379,8 @@ A new number holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.raw, 8)
 
     @raw.setter
-    def raw(self, value):
-        _pb_store_bytes(self._ptr.raw, 8, value, "number.raw")
+    def raw(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.raw, 8, _pb_given, "number.raw")
 
 
 
@@ -2388,22 +2389,22 @@ _pb_bind_fields(number, _pb_probe, (<number>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef number _pb_view_number(object owner, void *ptr):
-    # A number looking at memory owned by ``owner`` (kept alive by the view).
-    cdef number obj = number.__new__(number)
-    obj._ptr = <_cu_number *>ptr
-    obj._owner = owner
-    return obj
+cdef number _pb_view_number(object _pb_owner, void *_pb_ptr):
+    # A number looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef number _pb_obj = number.__new__(number)
+    _pb_obj._ptr = <_cu_number *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_number(void *ptr, object ref):
-    # A number looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_number(void *_pb_ptr, object _pb_ref):
+    # A number looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef number obj = number.__new__(number)
-    obj._ptr = <_cu_number *>ptr
-    obj._ref = ref
-    return obj
+    cdef number _pb_obj = number.__new__(number)
+    _pb_obj._ptr = <_cu_number *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(number, sizeof(_cu_number))
@@ -2473,17 +2474,17 @@ A view of the message a Pointer points to, as C's cast reads it ((T *)p); it kee
         return _pb_at_message((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new message holding a copy of exactly sizeof bytes."""
-        cdef message obj = message.__new__(message)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_message):
-            raise ValueError(f"message needs {sizeof(_cs_message)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_message))
-        return obj
+        cdef message _pb_obj = message.__new__(message)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "message.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_message):
+            raise ValueError(f"message needs {sizeof(_cs_message)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_message))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_message))
@@ -2503,22 +2504,22 @@ _pb_bind_fields(message, _pb_probe, (<message>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef message _pb_view_message(object owner, void *ptr):
-    # A message looking at memory owned by ``owner`` (kept alive by the view).
-    cdef message obj = message.__new__(message)
-    obj._ptr = <_cs_message *>ptr
-    obj._owner = owner
-    return obj
+cdef message _pb_view_message(object _pb_owner, void *_pb_ptr):
+    # A message looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef message _pb_obj = message.__new__(message)
+    _pb_obj._ptr = <_cs_message *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_message(void *ptr, object ref):
-    # A message looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_message(void *_pb_ptr, object _pb_ref):
+    # A message looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef message obj = message.__new__(message)
-    obj._ptr = <_cs_message *>ptr
-    obj._ref = ref
-    return obj
+    cdef message _pb_obj = message.__new__(message)
+    _pb_obj._ptr = <_cs_message *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(message, sizeof(_cs_message))
@@ -2592,7 +2593,7 @@ A view of the node a Pointer points to, as C's cast reads it ((T *)p); it keeps 
         return _pb_at_node((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -2611,12 +2612,12 @@ A new node holding a copy of exactly sizeof bytes."""
         return _pb_at_node(<void *>self._ptr.next, _pb_field_owner(self, <size_t>&self._ptr.next))
 
     @next.setter
-    def next(self, value):
+    def next(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, node):
-            raise TypeError(f"node.next must be a node or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.next, value)
-        self._ptr.next = NULL if value is None else <_cs_node *>(<node>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, node):
+            raise TypeError(f"node.next must be a node or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.next, _pb_given)
+        _pb_self._ptr.next = NULL if _pb_given is None else <_cs_node *>(<node>_pb_given)._ptr
 
 
     @property
@@ -2624,27 +2625,27 @@ A new node holding a copy of exactly sizeof bytes."""
         return _pb_at_node(<void *>self._ptr.prev, _pb_field_owner(self, <size_t>&self._ptr.prev))
 
     @prev.setter
-    def prev(self, value):
+    def prev(_pb_self, _pb_given):
         # the record pointed to is kept alive with this one
-        if value is not None and not isinstance(value, node):
-            raise TypeError(f"node.prev must be a node or None, not {type(value).__name__}")
-        _pb_keep(self, <size_t>&self._ptr.prev, value)
-        self._ptr.prev = NULL if value is None else <_cs_node *>(<node>value)._ptr
+        if _pb_given is not None and not isinstance(_pb_given, node):
+            raise TypeError(f"node.prev must be a node or None, not {type(_pb_given).__name__}")
+        _pb_keep(_pb_self, <size_t>&_pb_self._ptr.prev, _pb_given)
+        _pb_self._ptr.prev = NULL if _pb_given is None else <_cs_node *>(<node>_pb_given)._ptr
 
 
     @property
     def value(self):
-        return _pb_new_pointer(<void *>self._ptr.value, 'void *', _pb_field_owner(self, <size_t>&self._ptr.value))
+        return _pb_make_pointer(<void *>self._ptr.value, 'void *', _pb_field_owner(self, <size_t>&self._ptr.value))
 
     @value.setter
-    def value(self, value):
-        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
-            self._ptr.value = <void *>_pb_object_address(value, 'void *', "node.value", "a contiguous buffer")
-            _pb_keep(self, <size_t>&self._ptr.value, value)
+    def value(_pb_self, _pb_given):
+        if isinstance(_pb_given, Pointer) or isinstance(_pb_given, _pb_Record):
+            _pb_self._ptr.value = <void *>_pb_object_address(_pb_given, 'void *', "node.value", "a contiguous buffer")
+            _pb_keep(_pb_self, <size_t>&_pb_self._ptr.value, _pb_given)
         else:
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
-            self._ptr.value = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.value, value, "node.value", False, 0, True)
+            _pb_self._ptr.value = <void *>_pb_keep_buffer(_pb_self, <size_t>&_pb_self._ptr.value, _pb_given, "node.value", False, 0, True)
 
 
     compare = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_node *>NULL).compare, 'int (*)(const struct node *, const struct node *)', '_pb_callback_0', "node.compare")
@@ -2656,22 +2657,22 @@ _pb_bind_fields(node, _pb_probe, (<node>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef node _pb_view_node(object owner, void *ptr):
-    # A node looking at memory owned by ``owner`` (kept alive by the view).
-    cdef node obj = node.__new__(node)
-    obj._ptr = <_cs_node *>ptr
-    obj._owner = owner
-    return obj
+cdef node _pb_view_node(object _pb_owner, void *_pb_ptr):
+    # A node looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef node _pb_obj = node.__new__(node)
+    _pb_obj._ptr = <_cs_node *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_node(void *ptr, object ref):
-    # A node looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_node(void *_pb_ptr, object _pb_ref):
+    # A node looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef node obj = node.__new__(node)
-    obj._ptr = <_cs_node *>ptr
-    obj._ref = ref
-    return obj
+    cdef node _pb_obj = node.__new__(node)
+    _pb_obj._ptr = <_cs_node *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(node, sizeof(_cs_node))
@@ -2738,7 +2739,7 @@ A view of the matrix a Pointer points to, as C's cast reads it ((T *)p); it keep
         return _pb_at_matrix((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
@@ -2758,22 +2759,22 @@ _pb_bind_fields(matrix, _pb_probe, (<matrix>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef matrix _pb_view_matrix(object owner, void *ptr):
-    # A matrix looking at memory owned by ``owner`` (kept alive by the view).
-    cdef matrix obj = matrix.__new__(matrix)
-    obj._ptr = <_cs_matrix *>ptr
-    obj._owner = owner
-    return obj
+cdef matrix _pb_view_matrix(object _pb_owner, void *_pb_ptr):
+    # A matrix looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef matrix _pb_obj = matrix.__new__(matrix)
+    _pb_obj._ptr = <_cs_matrix *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_matrix(void *ptr, object ref):
-    # A matrix looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_matrix(void *_pb_ptr, object _pb_ref):
+    # A matrix looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef matrix obj = matrix.__new__(matrix)
-    obj._ptr = <_cs_matrix *>ptr
-    obj._ref = ref
-    return obj
+    cdef matrix _pb_obj = matrix.__new__(matrix)
+    _pb_obj._ptr = <_cs_matrix *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(matrix, sizeof(_cs_matrix))
@@ -2841,17 +2842,17 @@ A view of the unwind_buf_t a Pointer points to, as C's cast reads it ((T *)p); i
         return _pb_at_unwind_buf_t((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new unwind_buf_t holding a copy of exactly sizeof bytes."""
-        cdef unwind_buf_t obj = unwind_buf_t.__new__(unwind_buf_t)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "unwind_buf_t.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_c_unwind_buf_t):
-            raise ValueError(f"unwind_buf_t needs {sizeof(_c_unwind_buf_t)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_c_unwind_buf_t))
-        return obj
+        cdef unwind_buf_t _pb_obj = unwind_buf_t.__new__(unwind_buf_t)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "unwind_buf_t.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_c_unwind_buf_t):
+            raise ValueError(f"unwind_buf_t needs {sizeof(_c_unwind_buf_t)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_c_unwind_buf_t))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_unwind_buf_t))
@@ -2864,21 +2865,21 @@ A new unwind_buf_t holding a copy of exactly sizeof bytes."""
         return [self._ptr.words[i] for i in range(13)]
 
     @words.setter
-    def words(self, value):
-        cdef long staged[13]
-        cdef Py_ssize_t i
+    def words(_pb_self, _pb_given):
+        cdef long _pb_staged[13]
+        cdef Py_ssize_t _pb_i
         cdef int _pb_status
         # read once into a list: a len() that disagrees with the items must
-        # not let more items than staged holds be written into it
-        items = _pb_sequence(value, "unwind_buf_t.words")
-        if len(items) > 13:
-            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(items)}")
-        memset(staged, 0, sizeof(staged))
-        for i in range(len(items)):
-            _pb_status = (<_pb_unchecked_to_long>_pb_to_long)(_pb_as_int(items[i], "unwind_buf_t.words items"), &staged[i])
+        # not let more items than _pb_staged holds be written into it
+        _pb_items = _pb_sequence(_pb_given, "unwind_buf_t.words")
+        if len(_pb_items) > 13:
+            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(_pb_items)}")
+        memset(_pb_staged, 0, sizeof(_pb_staged))
+        for _pb_i in range(len(_pb_items)):
+            _pb_status = (<_pb_unchecked_to_long>_pb_to_long)(_pb_as_int(_pb_items[_pb_i], "unwind_buf_t.words items"), &_pb_staged[_pb_i])
             if _pb_status < 0:
-                _pb_refused(_pb_take_error(), ('int', 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807), items[i])
-        memcpy(self._ptr.words, staged, sizeof(staged))
+                _pb_refused(_pb_take_error(), ('int', 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807), _pb_items[_pb_i])
+        memcpy(_pb_self._ptr.words, _pb_staged, sizeof(_pb_staged))
 
 
 
@@ -2887,22 +2888,22 @@ _pb_bind_fields(unwind_buf_t, _pb_probe, (<unwind_buf_t>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef unwind_buf_t _pb_view_unwind_buf_t(object owner, void *ptr):
-    # A unwind_buf_t looking at memory owned by ``owner`` (kept alive by the view).
-    cdef unwind_buf_t obj = unwind_buf_t.__new__(unwind_buf_t)
-    obj._ptr = <_c_unwind_buf_t *>ptr
-    obj._owner = owner
-    return obj
+cdef unwind_buf_t _pb_view_unwind_buf_t(object _pb_owner, void *_pb_ptr):
+    # A unwind_buf_t looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef unwind_buf_t _pb_obj = unwind_buf_t.__new__(unwind_buf_t)
+    _pb_obj._ptr = <_c_unwind_buf_t *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_unwind_buf_t(void *ptr, object ref):
-    # A unwind_buf_t looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_unwind_buf_t(void *_pb_ptr, object _pb_ref):
+    # A unwind_buf_t looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef unwind_buf_t obj = unwind_buf_t.__new__(unwind_buf_t)
-    obj._ptr = <_c_unwind_buf_t *>ptr
-    obj._ref = ref
-    return obj
+    cdef unwind_buf_t _pb_obj = unwind_buf_t.__new__(unwind_buf_t)
+    _pb_obj._ptr = <_c_unwind_buf_t *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(unwind_buf_t, sizeof(_c_unwind_buf_t))
@@ -2976,17 +2977,17 @@ A view of the holds_aligned a Pointer points to, as C's cast reads it ((T *)p); 
         return _pb_at_holds_aligned((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new holds_aligned holding a copy of exactly sizeof bytes."""
-        cdef holds_aligned obj = holds_aligned.__new__(holds_aligned)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "holds_aligned.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_holds_aligned):
-            raise ValueError(f"holds_aligned needs {sizeof(_cs_holds_aligned)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_holds_aligned))
-        return obj
+        cdef holds_aligned _pb_obj = holds_aligned.__new__(holds_aligned)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "holds_aligned.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_holds_aligned):
+            raise ValueError(f"holds_aligned needs {sizeof(_cs_holds_aligned)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_holds_aligned))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_holds_aligned))
@@ -3002,10 +3003,10 @@ A new holds_aligned holding a copy of exactly sizeof bytes."""
         return _pb_view_unwind_buf_t(self if self._owner is None else self._owner, &self._ptr.buf)
 
     @buf.setter
-    def buf(self, value):
-        if not isinstance(value, unwind_buf_t):
-            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(value).__name__}")
-        memcpy(&self._ptr.buf, (<unwind_buf_t>value)._ptr, sizeof(self._ptr.buf))
+    def buf(_pb_self, _pb_given):
+        if not isinstance(_pb_given, unwind_buf_t):
+            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.buf, (<unwind_buf_t>_pb_given)._ptr, sizeof(_pb_self._ptr.buf))
 
 
     after = _pb_IntField(<Py_ssize_t>&(<_cs_holds_aligned *>NULL).after, sizeof((<_cs_holds_aligned *>NULL).after), -128, 127, "holds_aligned.after")
@@ -3020,22 +3021,22 @@ _pb_bind_fields(holds_aligned, _pb_probe, (<holds_aligned>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef holds_aligned _pb_view_holds_aligned(object owner, void *ptr):
-    # A holds_aligned looking at memory owned by ``owner`` (kept alive by the view).
-    cdef holds_aligned obj = holds_aligned.__new__(holds_aligned)
-    obj._ptr = <_cs_holds_aligned *>ptr
-    obj._owner = owner
-    return obj
+cdef holds_aligned _pb_view_holds_aligned(object _pb_owner, void *_pb_ptr):
+    # A holds_aligned looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef holds_aligned _pb_obj = holds_aligned.__new__(holds_aligned)
+    _pb_obj._ptr = <_cs_holds_aligned *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_holds_aligned(void *ptr, object ref):
-    # A holds_aligned looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_holds_aligned(void *_pb_ptr, object _pb_ref):
+    # A holds_aligned looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef holds_aligned obj = holds_aligned.__new__(holds_aligned)
-    obj._ptr = <_cs_holds_aligned *>ptr
-    obj._ref = ref
-    return obj
+    cdef holds_aligned _pb_obj = holds_aligned.__new__(holds_aligned)
+    _pb_obj._ptr = <_cs_holds_aligned *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(holds_aligned, sizeof(_cs_holds_aligned))
@@ -3045,30 +3046,30 @@ _pb_set_sizeof(holds_aligned, sizeof(_cs_holds_aligned))
 _pb_Record = (point, segment, variant_as, variant, number, message, node, matrix, unwind_buf_t, holds_aligned,)
 
 
-cdef void *_pb_record_memory(object record, str what) except? NULL:
+cdef void *_pb_record_memory(object _pb_record, str _pb_what) except? NULL:
     # The memory of a record of any class (what a void * parameter is given): one
-    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # that is closed raises, naming ``_pb_what`` (None: a repr, which does not); NULL
     # for an object that is no record.
-    if isinstance(record, point):
-        return (<point>record)._ptr
-    if isinstance(record, segment):
-        return (<segment>record)._ptr
-    if isinstance(record, variant_as):
-        return (<variant_as>record)._ptr
-    if isinstance(record, variant):
-        return (<variant>record)._ptr
-    if isinstance(record, number):
-        return (<number>record)._ptr
-    if isinstance(record, message):
-        return (<message>record)._ptr
-    if isinstance(record, node):
-        return (<node>record)._ptr
-    if isinstance(record, matrix):
-        return (<matrix>record)._ptr
-    if isinstance(record, unwind_buf_t):
-        return (<unwind_buf_t>record)._ptr
-    if isinstance(record, holds_aligned):
-        return (<holds_aligned>record)._ptr
+    if isinstance(_pb_record, point):
+        return (<point>_pb_record)._ptr
+    if isinstance(_pb_record, segment):
+        return (<segment>_pb_record)._ptr
+    if isinstance(_pb_record, variant_as):
+        return (<variant_as>_pb_record)._ptr
+    if isinstance(_pb_record, variant):
+        return (<variant>_pb_record)._ptr
+    if isinstance(_pb_record, number):
+        return (<number>_pb_record)._ptr
+    if isinstance(_pb_record, message):
+        return (<message>_pb_record)._ptr
+    if isinstance(_pb_record, node):
+        return (<node>_pb_record)._ptr
+    if isinstance(_pb_record, matrix):
+        return (<matrix>_pb_record)._ptr
+    if isinstance(_pb_record, unwind_buf_t):
+        return (<unwind_buf_t>_pb_record)._ptr
+    if isinstance(_pb_record, holds_aligned):
+        return (<holds_aligned>_pb_record)._ptr
     return NULL
 opaque_handle = handle_t
 

@@ -96,7 +96,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -350,7 +350,7 @@ def _pb_list_items(value, kind, cls, ctype, what):
                 _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
                 held.append(item)
             else:
-                held.append(_pb_view_of(item, label, True))
+                held.append(_pb_buffer_of(item, label, True))
         elif isinstance(item, cls):
             held.append(item)
         else:
@@ -399,7 +399,7 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -525,7 +525,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -967,7 +967,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
+    view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
     # view of a temporary memoryview has corrupted the heap at the next GC
@@ -983,7 +983,7 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, True)
+    view = _pb_buffer_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
 
@@ -1633,8 +1633,8 @@ class ck_version(_pb_Record):
         return self._p.major
 
     @major.setter
-    def major(self, value):
-        self._p.major = _pb_index(value, 'ck_version.major', 0, 255)
+    def major(self, _pb_given):
+        self._p.major = _pb_index(_pb_given, 'ck_version.major', 0, 255)
 
     major = major.deleter(_pb_undeletable('ck_version.major'))
 
@@ -1643,8 +1643,8 @@ class ck_version(_pb_Record):
         return self._p.minor
 
     @minor.setter
-    def minor(self, value):
-        self._p.minor = _pb_index(value, 'ck_version.minor', 0, 255)
+    def minor(self, _pb_given):
+        self._p.minor = _pb_index(_pb_given, 'ck_version.minor', 0, 255)
 
     minor = minor.deleter(_pb_undeletable('ck_version.minor'))
 
@@ -1698,10 +1698,10 @@ class ck_info(_pb_Record):
         return _pb_view(ck_version, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, ck_version):
-            raise TypeError(f"ck_info.version must be a ck_version, not {type(value).__name__}")
-        self._p.version = value._p[0]
+    def version(self, _pb_given):
+        if not isinstance(_pb_given, ck_version):
+            raise TypeError(f"ck_info.version must be a ck_version, not {type(_pb_given).__name__}")
+        self._p.version = _pb_given._p[0]
 
     version = version.deleter(_pb_undeletable('ck_info.version'))
 
@@ -1710,8 +1710,8 @@ class ck_info(_pb_Record):
         return self._p.flags
 
     @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'ck_info.flags', 0, 4294967295)
+    def flags(self, _pb_given):
+        self._p.flags = _pb_index(_pb_given, 'ck_info.flags', 0, 4294967295)
 
     flags = flags.deleter(_pb_undeletable('ck_info.flags'))
 
@@ -1720,8 +1720,8 @@ class ck_info(_pb_Record):
         return _ffi.buffer(self._p.label)[:]
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._p.label, 32, value, 'ck_info.label')
+    def label(self, _pb_given):
+        _pb_store_bytes(self._p.label, 32, _pb_given, 'ck_info.label')
 
     label = label.deleter(_pb_undeletable('ck_info.label'))
 

@@ -122,7 +122,7 @@ def _pb_complex(value, what):
     return complex(value)
 
 
-def _pb_view_of(value, what, writable, wanted=None):
+def _pb_buffer_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
     if wanted is None:
@@ -275,7 +275,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -374,7 +374,7 @@ def _pb_python_beneath():
         return False
     while frame:
         if frame.f_code.co_name not in (
-                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "_pb_trampoline", "_pb_refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -552,7 +552,7 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    held = _pb_view_of(value, what, writable)
+    held = _pb_buffer_of(value, what, writable)
     _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
@@ -596,7 +596,7 @@ cdef class FunctionPointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_function_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef FunctionPointer obj = FunctionPointer.__new__(FunctionPointer)
@@ -773,7 +773,7 @@ cdef class _pb_FunctionPointerField(_pb_Field):
             return self
         memcpy(&address, _pb_field_at(self, record), sizeof(void *))
         owner = <object>(<_pb_record_head *><PyObject *>record).owner
-        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+        return _pb_make_function_pointer(address, self._ctype, record if owner is None else owner)
 
     def __set__(self, record, value):
         cdef char *at = _pb_field_at(self, record)
@@ -894,7 +894,7 @@ cdef class Pointer:
         _pb_no_copy(self)
 
 
-cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
         return None
     cdef Pointer obj = Pointer.__new__(Pointer)
@@ -1144,18 +1144,19 @@ cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
     raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
-cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
-    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_free = free
-        (<Pointer>obj)._pb_free_fn = function
+cdef int _pb_own(object _pb_obj, _pb_release _pb_free, void *_pb_function, void *_pb_memory) except -1:
+    # _pb_obj (a Pointer, handle or record; None for NULL) owns _pb_memory, which
+    # _pb_free(_pb_function, _pb_memory) frees
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_free = _pb_free
+        (<Pointer>_pb_obj)._pb_free_fn = _pb_function
     return 0
 
 
-cdef int _pb_disown(object obj) except -1:
-    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
-    if isinstance(obj, Pointer):
-        (<Pointer>obj)._pb_give_up()
+cdef int _pb_disown(object _pb_obj) except -1:
+    # C freed what _pb_obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(_pb_obj, Pointer):
+        (<Pointer>_pb_obj)._pb_give_up()
     return 0
 
 
@@ -1614,17 +1615,17 @@ A view of the ck_version a Pointer points to, as C's cast reads it ((T *)p); it 
         return _pb_at_ck_version((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new ck_version holding a copy of exactly sizeof bytes."""
-        cdef ck_version obj = ck_version.__new__(ck_version)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "ck_version.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_ck_version):
-            raise ValueError(f"ck_version needs {sizeof(_cs_ck_version)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_ck_version))
-        return obj
+        cdef ck_version _pb_obj = ck_version.__new__(ck_version)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "ck_version.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_ck_version):
+            raise ValueError(f"ck_version needs {sizeof(_cs_ck_version)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_ck_version))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_ck_version))
@@ -1644,22 +1645,22 @@ _pb_bind_fields(ck_version, _pb_probe, (<ck_version>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef ck_version _pb_view_ck_version(object owner, void *ptr):
-    # A ck_version looking at memory owned by ``owner`` (kept alive by the view).
-    cdef ck_version obj = ck_version.__new__(ck_version)
-    obj._ptr = <_cs_ck_version *>ptr
-    obj._owner = owner
-    return obj
+cdef ck_version _pb_view_ck_version(object _pb_owner, void *_pb_ptr):
+    # A ck_version looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef ck_version _pb_obj = ck_version.__new__(ck_version)
+    _pb_obj._ptr = <_cs_ck_version *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_ck_version(void *ptr, object ref):
-    # A ck_version looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_ck_version(void *_pb_ptr, object _pb_ref):
+    # A ck_version looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef ck_version obj = ck_version.__new__(ck_version)
-    obj._ptr = <_cs_ck_version *>ptr
-    obj._ref = ref
-    return obj
+    cdef ck_version _pb_obj = ck_version.__new__(ck_version)
+    _pb_obj._ptr = <_cs_ck_version *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(ck_version, sizeof(_cs_ck_version))
@@ -1732,17 +1733,17 @@ A view of the ck_info a Pointer points to, as C's cast reads it ((T *)p); it kee
         return _pb_at_ck_info((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
-    def from_bytes(data, /):
+    def from_bytes(_pb_data, /):
         """from_bytes(data, /)
 --
 
 A new ck_info holding a copy of exactly sizeof bytes."""
-        cdef ck_info obj = ck_info.__new__(ck_info)
-        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "ck_info.from_bytes: argument 1 (data)")
-        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_ck_info):
-            raise ValueError(f"ck_info needs {sizeof(_cs_ck_info)} bytes, got {PyBytes_GET_SIZE(copied)}")
-        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_ck_info))
-        return obj
+        cdef ck_info _pb_obj = ck_info.__new__(ck_info)
+        cdef bytes _pb_copied = _pb_data if PyBytes_CheckExact(_pb_data) else _pb_bytes_like(_pb_data, "ck_info.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(_pb_copied) != sizeof(_cs_ck_info):
+            raise ValueError(f"ck_info needs {sizeof(_cs_ck_info)} bytes, got {PyBytes_GET_SIZE(_pb_copied)}")
+        memcpy(_pb_obj._ptr, PyBytes_AS_STRING(_pb_copied), sizeof(_cs_ck_info))
+        return _pb_obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_ck_info))
@@ -1755,10 +1756,10 @@ A new ck_info holding a copy of exactly sizeof bytes."""
         return _pb_view_ck_version(self if self._owner is None else self._owner, &self._ptr.version)
 
     @version.setter
-    def version(self, value):
-        if not isinstance(value, ck_version):
-            raise TypeError(f"ck_info.version must be a ck_version, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<ck_version>value)._ptr, sizeof(self._ptr.version))
+    def version(_pb_self, _pb_given):
+        if not isinstance(_pb_given, ck_version):
+            raise TypeError(f"ck_info.version must be a ck_version, not {type(_pb_given).__name__}")
+        memcpy(&_pb_self._ptr.version, (<ck_version>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
     flags = _pb_IntField(<Py_ssize_t>&(<_cs_ck_info *>NULL).flags, sizeof((<_cs_ck_info *>NULL).flags), 0, 4294967295, "ck_info.flags")
@@ -1769,8 +1770,8 @@ A new ck_info holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<const char *>self._ptr.label, 32)
 
     @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._ptr.label, 32, value, "ck_info.label")
+    def label(_pb_self, _pb_given):
+        _pb_store_bytes(_pb_self._ptr.label, 32, _pb_given, "ck_info.label")
 
 
 
@@ -1779,22 +1780,22 @@ _pb_bind_fields(ck_info, _pb_probe, (<ck_info>_pb_probe)._ptr)
 del _pb_probe
 
 
-cdef ck_info _pb_view_ck_info(object owner, void *ptr):
-    # A ck_info looking at memory owned by ``owner`` (kept alive by the view).
-    cdef ck_info obj = ck_info.__new__(ck_info)
-    obj._ptr = <_cs_ck_info *>ptr
-    obj._owner = owner
-    return obj
+cdef ck_info _pb_view_ck_info(object _pb_owner, void *_pb_ptr):
+    # A ck_info looking at memory owned by ``_pb_owner`` (kept alive by the view).
+    cdef ck_info _pb_obj = ck_info.__new__(ck_info)
+    _pb_obj._ptr = <_cs_ck_info *>_pb_ptr
+    _pb_obj._owner = _pb_owner
+    return _pb_obj
 
 
-cdef object _pb_at_ck_info(void *ptr, object ref):
-    # A ck_info looking at the library's memory (None for NULL), keeping ``ref`` alive.
-    if ptr == NULL:
+cdef object _pb_at_ck_info(void *_pb_ptr, object _pb_ref):
+    # A ck_info looking at the library's memory (None for NULL), keeping ``_pb_ref`` alive.
+    if _pb_ptr == NULL:
         return None
-    cdef ck_info obj = ck_info.__new__(ck_info)
-    obj._ptr = <_cs_ck_info *>ptr
-    obj._ref = ref
-    return obj
+    cdef ck_info _pb_obj = ck_info.__new__(ck_info)
+    _pb_obj._ptr = <_cs_ck_info *>_pb_ptr
+    _pb_obj._ref = _pb_ref
+    return _pb_obj
 
 
 _pb_set_sizeof(ck_info, sizeof(_cs_ck_info))
@@ -1804,12 +1805,12 @@ _pb_set_sizeof(ck_info, sizeof(_cs_ck_info))
 _pb_Record = (ck_version, ck_info,)
 
 
-cdef void *_pb_record_memory(object record, str what) except? NULL:
+cdef void *_pb_record_memory(object _pb_record, str _pb_what) except? NULL:
     # The memory of a record of any class (what a void * parameter is given): one
-    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # that is closed raises, naming ``_pb_what`` (None: a repr, which does not); NULL
     # for an object that is no record.
-    if isinstance(record, ck_version):
-        return (<ck_version>record)._ptr
-    if isinstance(record, ck_info):
-        return (<ck_info>record)._ptr
+    if isinstance(_pb_record, ck_version):
+        return (<ck_version>_pb_record)._ptr
+    if isinstance(_pb_record, ck_info):
+        return (<ck_info>_pb_record)._ptr
     return NULL
