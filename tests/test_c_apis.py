@@ -303,6 +303,34 @@ def test_characters_a_callable_is_told_the_length_of_are_data(capi):
     assert got == [(capi.Pointer, b"ab\x00cd", 97, b"b")]
 
 
+def test_a_buffer_a_callable_is_given_with_its_size_holds_no_more(capi):
+    # the callable wrote past the 16 bytes C gave (libyaml's reader, the README's pattern):
+    # the library's heap was overwritten (a segfault, or glibc's "corrupted double-linked list")
+    def fill(buffer, size):
+        buffer[:size] = b"\x01" * size
+        beyond = r"^index %d is outside the 16 elements C gave with this Pointer of type unsigned char \*$"
+        with pytest.raises(IndexError, match=beyond % 16):
+            buffer[:size + 100000] = b"y" * (size + 100000)
+        with pytest.raises(IndexError, match=beyond % 16):
+            buffer[16]
+        with pytest.raises(IndexError, match=beyond % -1):
+            buffer[-1] = 0
+        assert buffer[15] == 1 and buffer[16:16] == b""
+        return size
+
+    assert capi.capi_fill(fill) == 16
+    got = []
+
+    def write(ptr, size, nmemb, user):  # as curl's: size * nmemb bytes
+        got.append(ptr[:size * nmemb])
+        with pytest.raises(IndexError, match=r"^index 6 is outside the 6 elements C gave with this Pointer of type "
+                                             r"char \*$"):
+            ptr[:size * nmemb + 1]
+        return size * nmemb
+
+    assert capi.capi_write_out(write, None) == 6 and got == [b"abcdef"]
+
+
 def test_a_comparator_without_user_data_sorts(capi):
     numbers = array.array("i", [(i * 7919) % 1000 - 500 for i in range(1000)])
     capi.capi_sort(numbers, len(numbers), lambda a, b: (a[0] > b[0]) - (a[0] < b[0]))

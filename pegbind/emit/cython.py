@@ -41,6 +41,7 @@ from ..passes.binding import (
     LIST_KINDS,
     BindingModel,
     CallbackBinding,
+    CallbackValue,
     FieldBinding,
     FunctionBinding,
     RecordBinding,
@@ -310,6 +311,7 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
             else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
             else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
             else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
+            else f"_pb_counted_pointer(<void *>{n}, {a.pointer_type!r}, {_count(a, 'a')})" if a.counted_by
             else f"_pb_make_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"
             else n
         )
@@ -338,6 +340,13 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
             "void": r.kind == "void"}
 
 
+def _count(a: CallbackValue, prefix: str) -> str:
+    """How many elements the pointer argument ``a`` is given with (see :attr:`CallbackValue.counted_by`),
+    the callback's arguments named ``prefix`` and their index."""
+    product = " * ".join(f"<Py_ssize_t>{prefix}{i}" for i in a.counted_by)
+    return product if a.per_element == 1 else f"({product}) // {a.per_element}"
+
+
 def closure_spec(cb: CallbackBinding, ctypes_types: list[str], classes: dict[str, str],
                  views: dict[str, int]) -> str:
     """The arguments of ``_pb_CallbackType`` for closures of ``cb``'s type: its ctypes
@@ -348,7 +357,8 @@ def closure_spec(cb: CallbackBinding, ctypes_types: list[str], classes: dict[str
     for a in cb.args:
         cls = classes.get(a.record_key or "", "")
         args.append(
-            f"(1, {a.pointer_type!r})" if a.kind == "pointer"
+            f"(5, {a.pointer_type!r}, {a.counted_by!r}, {a.per_element})" if a.counted_by
+            else f"(1, {a.pointer_type!r})" if a.kind == "pointer"
             else f"(2, {cls})" if a.kind == "handle"
             else f"(3, {views[a.record_key or '']})" if a.kind == "record_ptr"
             else f"(4, _pb_members_{cls})" if a.kind == "enum"

@@ -29,6 +29,7 @@ from ..passes.binding import (
     ANY_CELL,
     BindingModel,
     CallbackBinding,
+    CallbackValue,
     FieldBinding,
     FunctionBinding,
     ParamBinding,
@@ -292,6 +293,13 @@ def cffi_member(pointer: str, name: str) -> str:
 FAST_PATH_ERRORS = "_PB_RETRY"
 
 
+def _count(a: CallbackValue, names: list[str]) -> str:
+    """How many elements the pointer argument ``a`` of a callback is given with, its arguments
+    called ``names`` (see :attr:`CallbackValue.counted_by`)."""
+    product = " * ".join(names[i] for i in a.counted_by)
+    return product if a.per_element == 1 else f"({product}) // {a.per_element}"
+
+
 class WrapperWriter(ABC):
     """Writes the Python source of one wrapper per function, the same shape for ctypes and cffi.
 
@@ -334,6 +342,7 @@ class WrapperWriter(ABC):
         names = [f"_pb_a{i}" for i in range(len(cb.args))]
         # NULL (a user-data pointer left so) reaches the callable as None without a call
         args = ", ".join(
+            f"_pb_counted_pointer({n}, {a.pointer_type!r}, {_count(a, names)})" if a.counted_by else
             f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
             if a.kind in ("handle", "pointer", "record_ptr") else
             self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")

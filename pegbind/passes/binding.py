@@ -232,6 +232,13 @@ class CallbackValue:
     pointer_type: str = ""  #: for ``pointer`` and ``handle``: as :attr:`ParamBinding.pointer_type`
     #: for an ``int``/``enum`` result: the range C can hold (a value outside is an error)
     int_range: tuple[int, int] | None = None
+    #: for a ``pointer`` argument: the callback's integer arguments whose product is how much
+    #: it points to, by their names (a buffer and its size: libyaml's reader's ``buffer,
+    #: size``; curl's ``ptr, size, nmemb``); the Pointer the callable gets reads and writes
+    #: no element past it (none: not stated)
+    counted_by: tuple[int, ...] = ()
+    #: how many of that product make one element (its size for a count in bytes, else 1)
+    per_element: int = 1
 
 
 @frozen_dataclass()

@@ -59,6 +59,7 @@ from .binding import (
     RecordBinding,
     ReturnBinding,
 )
+from .callplan import element_size
 from .naming import field_identifier, python_identifier
 
 if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
@@ -418,7 +419,32 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
     # what C passes for a parameter declared as an array (Tcl's const char *argv[]) is a pointer
     args = tuple(value(adjusted_parameter(module, p.type), f"its parameter {i + 1}", _CALLBACK_ARGS)
                  for i, p in enumerate(function.params))
+    args = _counted_arguments(module, target, function, args)
     return CallbackBinding(text, args, value(function.ret, "its result", _CALLBACK_RESULTS))
+
+
+def _counted_arguments(module: Module, target: TargetInfo, function: FunctionType,
+                       args: tuple[CallbackValue, ...]) -> tuple[CallbackValue, ...]:
+    """``args`` with each pointer argument that an integer right after it is named as the length
+    of (:func:`length_unit`) bounded by it: a callback's ``(buffer, size)``, where writing past
+    ``size`` went past the library's buffer.  A size in bytes followed by a count (fwrite's and
+    curl's ``size, nmemb``) bounds it by their product."""
+    names = [p.name or "" for p in function.params]
+    others = frozenset(name for name in names if name)
+    bounded = list(args)
+    for i, arg in enumerate(args[:-1]):
+        if arg.kind != "pointer" or args[i + 1].kind != "int":
+            continue
+        unit = length_unit(names[i], names[i + 1], others)
+        element = module.resolve(arg.ctype)
+        size = element_size(module, target, element.target) if isinstance(element, Pointer) else 0
+        if unit is None or not size:
+            continue
+        counted: tuple[int, ...] = (i + 1,)
+        if unit == "bytes" and i + 2 < len(args) and args[i + 2].kind == "int" and names[i + 2] in _COUNT_NAMES:
+            counted = (i + 1, i + 2)
+        bounded[i] = replace(arg, counted_by=counted, per_element=size if unit == "bytes" else 1)
+    return tuple(bounded)
 
 
 def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:

@@ -522,6 +522,20 @@ size_t capi_feed(capi_sink sink, void *user) {
     return sink(data, 5, user);
 }
 
+size_t capi_fill(capi_filler fill) {
+    unsigned char *buffer = calloc(16, 1);
+    size_t said = fill(buffer, 16), sum = 0;
+    for (size_t i = 0; i < said && i < 16; i++)
+        sum += buffer[i];
+    free(buffer);
+    return sum;
+}
+
+size_t capi_write_out(capi_writer write, void *user) {
+    char data[] = "abcdef";
+    return write(data, 2, 3, user);
+}
+
 int capi_format(char *buf, size_t size, const char *format, ...) {
     va_list ap;
     va_start(ap, format);

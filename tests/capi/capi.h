@@ -150,6 +150,13 @@ capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c);
 /* Data handed to a callable with its length, as libcurl's write callback gets it: "ab\0cd". */
 typedef size_t (*capi_sink)(char *data, size_t size, void *user);
 size_t capi_feed(capi_sink sink, void *user);
+/* A buffer of the library's a callback fills, given with its size as libyaml's reader is
+   (16 bytes); capi_fill gives back the sum of what fill said it wrote. And one written out in
+   size * nmemb bytes, as curl's write callback is given its data: "abcdef" as 2 x 3. */
+typedef size_t (*capi_filler)(unsigned char *buffer, size_t size);
+size_t capi_fill(capi_filler fill);
+typedef size_t (*capi_writer)(char *ptr, size_t size, size_t nmemb, void *user);
+size_t capi_write_out(capi_writer write, void *user);
 
 /* Arrays C hands out through pointers, read element by element from Python. */
 const char *const *capi_names(void);

@@ -219,13 +219,14 @@ def _pb_check_object_pointer(value, ctype, what, wanted):
         raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
-def _pb_element_range(key, ctype):
+def _pb_element_range(key, ctype, bound=None):
     """``(start, count, one)`` of ``p[key]`` for a Pointer of C type ``ctype`` whose elements
     can be read: one element at an index, or those of a slice ``p[start:stop]``.
 
     C does not say how many elements there are, so a slice needs its end and
     takes no step; indexes count from the pointer as in C (``p[-1]`` is the
-    element before it), not from an end.
+    element before it), not from an end.  Where C did say (``bound``: the size a
+    callback is given with its buffer), no index is outside those elements.
     """
     if isinstance(key, slice):
         if key.step is not None and _pb_integer(key.step, "a Pointer slice's step") != 1:
@@ -235,20 +236,26 @@ def _pb_element_range(key, ctype):
                              "C does not say how many elements there are")
         start = 0 if key.start is None else _pb_index(key.start, "a Pointer slice's start", -(1 << 62), 1 << 62)
         stop = _pb_index(key.stop, "a Pointer slice's end", -(1 << 62), 1 << 62)
-        return start, max(stop - start, 0), False
-    return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
+        start, count, one = start, max(stop - start, 0), False
+    else:
+        start, count, one = _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
+    if bound is not None and count and (start < 0 or start + count > bound):
+        raise IndexError(f"index {start if start < 0 else max(start, bound)} is outside the {bound} elements C "
+                         f"gave with this Pointer of type {ctype}")
+    return start, count, one
 
-def _pb_element_writes(ctype, limits, key, value):
+def _pb_element_writes(ctype, limits, key, value, bound=None):
     """``(start, data)`` for ``p[key] = value`` on a Pointer of C type ``ctype`` whose elements are
     ``limits``, ``(kind, writable, low, high)`` (see pegbind.passes.binding.PointerElements):
     ``bytes`` for characters, else the numbers, each checked as an argument of the element's
-    type is.  A slice is given as many as it spans, as C has no length to change."""
+    type is.  A slice is given as many as it spans, as C has no length to change; ``bound``: as
+    :func:`_pb_element_range`'s."""
     kind, writable, low, high = limits
     if kind not in ("int", "enum", "bool", "float", "char"):
         raise TypeError(f"the elements of a Pointer of type {ctype} cannot be set from Python")
     if not writable:
         raise TypeError(f"a Pointer of type {ctype} points to const elements, which cannot be set")
-    start, count, one = _pb_element_range(key, ctype)
+    start, count, one = _pb_element_range(key, ctype, bound)
     what = "a Pointer element"
     if one:
         items = [value]
@@ -817,6 +824,8 @@ cdef class Pointer:
     cdef void *_pb_free_fn
     # the closures of callables given with it that C may call later (None: none)
     cdef dict _keep
+    # how many elements C said it points to (a callback's buffer); None: not said
+    cdef object _n
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
@@ -874,7 +883,7 @@ cdef class Pointer:
             raise _pb_no_elements(self)
         if self._ptr == NULL:
             raise ValueError("the object is closed: the memory it stood for was freed")
-        start, count, one = _pb_element_range(key, self._ctype)
+        start, count, one = _pb_element_range(key, self._ctype, self._n)
         items = _pb_read_elements(self._ptr, self._ctype, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
@@ -885,7 +894,7 @@ cdef class Pointer:
             raise _pb_no_elements(self, "write")
         if self._ptr == NULL:
             raise ValueError("the object is closed: the memory it stood for was freed")
-        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value)
+        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value, self._n)
         _pb_write_elements(self._ptr, self._ctype, start, data)
 
     def __reduce_ex__(self, protocol):
@@ -902,6 +911,14 @@ cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     obj._ptr = ptr
     obj._ctype = ctype
     obj._owner = owner
+    return obj
+
+
+cdef object _pb_counted_pointer(void *ptr, str ctype, object count):
+    # A Pointer (None for NULL) a callback is given with count elements: C said so
+    obj = _pb_make_pointer(ptr, ctype, None)
+    if obj is not None:
+        (<Pointer>obj)._n = count
     return obj
 
 
@@ -1110,7 +1127,8 @@ cdef class _pb_CallbackType:
     # (the closure to keep alive, its address).  How the arguments reach the callable and its
     # result returns to C is data, read by this one compiled class for every type:
     #   _args, per argument: (0, None) as ctypes gives it; (1, t) a Pointer of type t;
-    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum
+    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum;
+    #     (5, t, counts, per) a Pointer of type t of (the product of the arguments at counts) // per elements
     #   _ret: (0,) void; (1, lo, hi) an integer in range; (2,) a bool;
     #     (3, cls or None, pointer type) an address C handed out; (4,) a float
     cdef object _make
@@ -1138,7 +1156,7 @@ cdef class _pb_CallbackType:
         closure = self._make(_pb_Closure(self, function))
         return closure, _ct.cast(closure, _ct.c_void_p).value
 
-    cdef object _arg(self, tuple how, object value):
+    cdef object _arg(self, tuple how, object value, tuple args):
         cdef int kind = how[0]
         if kind == 0:
             return value
@@ -1147,6 +1165,11 @@ cdef class _pb_CallbackType:
         cdef void *address = <void *><size_t>(value or 0)
         if kind == 1:
             return _pb_make_pointer(address, how[1], None)
+        if kind == 5:
+            count = 1
+            for i in how[2]:
+                count *= args[i]
+            return _pb_counted_pointer(address, how[1], count // how[3])
         if kind == 2:
             return _pb_make_handle(address, how[1])
         raise AssertionError(how)
@@ -1184,7 +1207,7 @@ cdef class _pb_Closure:
         try:
             if t._plain:
                 return t._result(self._function(*args))
-            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i]) for i in range(len(args))]))
+            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i], args) for i in range(len(args))]))
         except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
             global _pb_maybe_pending
             _pb_callback_failed(error)
