@@ -303,6 +303,21 @@ def test_characters_a_callable_is_told_the_length_of_are_data(capi):
     assert got == [(capi.Pointer, b"ab\x00cd", 97, b"b")]
 
 
+def test_a_user_data_pointer_given_goes_to_c_as_it_is(capi):
+    # libevent's event_new(base, fd, what, cb, event_self_cbarg()): C tells the marker apart and
+    # gives the callback the event; the Cython module put its own context there instead
+    got = []
+    alarm = capi.capi_alarm_new(lambda what, arg: got.append((what, arg)), capi.capi_alarm_self())
+    capi.capi_alarm_fire(alarm, 7)
+    assert got == [(7, got[0][1])] and int(got[0][1]) == int(alarm) == int(capi.capi_alarm_arg(alarm))
+    data = bytearray(b"ctx")  # any other pointer goes as it is too, and comes back as that address
+    other = capi.capi_alarm_new(lambda what, arg: got.append((what, bytes(arg[:3]))), data)
+    capi.capi_alarm_fire(other, 8)
+    assert got[1] == (8, b"ctx") and capi.capi_alarm_arg(other)[:3] == b"ctx"
+    capi.capi_alarm_free(alarm)
+    capi.capi_alarm_free(other)
+
+
 def test_a_buffer_a_callable_is_given_with_its_size_holds_no_more(capi):
     # the callable wrote past the 16 bytes C gave (libyaml's reader, the README's pattern):
     # the library's heap was overwritten (a segfault, or glibc's "corrupted double-linked list")

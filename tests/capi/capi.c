@@ -531,6 +531,19 @@ size_t capi_fill(capi_filler fill) {
     return sum;
 }
 
+struct capi_alarm { capi_alarm_cb cb; void *arg; };
+static char alarm_marker;
+void *capi_alarm_self(void) { return &alarm_marker; }
+capi_alarm *capi_alarm_new(capi_alarm_cb cb, void *arg) {
+    capi_alarm *alarm = malloc(sizeof *alarm);
+    alarm->cb = cb;
+    alarm->arg = arg == &alarm_marker ? (void *)alarm : arg;
+    return alarm;
+}
+void capi_alarm_fire(capi_alarm *alarm, int what) { alarm->cb(what, alarm->arg); }
+void *capi_alarm_arg(capi_alarm *alarm) { return alarm->arg; }
+void capi_alarm_free(capi_alarm *alarm) { free(alarm); }
+
 size_t capi_write_out(capi_writer write, void *user) {
     char data[] = "abcdef";
     return write(data, 2, 3, user);

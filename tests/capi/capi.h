@@ -157,6 +157,15 @@ typedef size_t (*capi_filler)(unsigned char *buffer, size_t size);
 size_t capi_fill(capi_filler fill);
 typedef size_t (*capi_writer)(char *ptr, size_t size, size_t nmemb, void *user);
 size_t capi_write_out(capi_writer write, void *user);
+/* An alarm whose callback is given back its user data, as libevent's events: given the marker
+   capi_alarm_self() for it, C gives the callback the alarm itself (event_self_cbarg()). */
+typedef struct capi_alarm capi_alarm;
+typedef void (*capi_alarm_cb)(int what, void *arg);
+void *capi_alarm_self(void);
+capi_alarm *capi_alarm_new(capi_alarm_cb cb, void *arg);
+void capi_alarm_fire(capi_alarm *alarm, int what);
+void *capi_alarm_arg(capi_alarm *alarm);
+void capi_alarm_free(capi_alarm *alarm);
 
 /* Arrays C hands out through pointers, read element by element from Python. */
 const char *const *capi_names(void);

@@ -1256,9 +1256,10 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
                             object s2, object s3) except -1:
     # A callable (or a typedef class's FunctionPointer made from one, of this type) given with
     # the function's user-data pointer, both converted (at target and user_target): C is given
-    # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
-    # kept as a closure would be. NULL, C's own functions and other FunctionPointers go as
-    # they are (pass_in converted all but typedef classes' ones), the pointer too.
+    # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place
+    # when that is NULL (None passed), kept as a closure would be; with any other pointer, a
+    # closure. NULL, C's own functions and other FunctionPointers go as they are (pass_in
+    # converted all but typedef classes' ones), the pointer too.
     global _pb_gave_callables
     cdef object function = None
     cdef void *address
@@ -1272,6 +1273,10 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     if function is None:  # converted by its step
         return 0
     memcpy(&address, user_target, sizeof(void *))
+    if address != NULL:
+        # what the caller passed goes to C as it is, as in every backend: C may read it or tell
+        # it apart (libevent's event_self_cbarg() marker), and hand it back
+        return _pb_callback_into(target, value, factory, spec, keeper, key, slot, count, s0, s1, s2, s3)
     if count != 0:
         kept = _pb_last_kept(keeper, key, slot, count, s0, s1, s2, s3)
     elif keeper is None:
