@@ -402,7 +402,7 @@ def _cached(args: argparse.Namespace, config: BindingConfig, command: str) -> in
         if not _quiet:
             for text in warnings:
                 print(text, file=sys.stderr)
-        for path in written:
+        for path in written if not _quiet else ():
             print(path)
         return EXIT_OK
     from .pipeline import Inputs, build_extension, generate_sources
@@ -417,7 +417,7 @@ def _cached(args: argparse.Namespace, config: BindingConfig, command: str) -> in
     run = generate_sources if command == "generate" else build_extension
     made = run(config, template_dirs=templates, report=report, inputs=inputs)
     _clear_status()
-    for made_path in made:
+    for made_path in made if not _quiet else ():  # -q: errors only
         print(made_path)
     # the user's templates: each file, and each folder (one added would override pegbind's)
     own = [path for folder in templates for path in sorted(folder.rglob("*"))]

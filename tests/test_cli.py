@@ -353,7 +353,7 @@ def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):
     plain = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
     assert plain.returncode == 0 and "warning" in plain.stderr
     quiet = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", "-q", cwd=tmp_path)
-    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == ""  # not the paths written either
     # (another output folder: the same command again would be answered from the cache)
     verbose = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out-v", "-v", cwd=tmp_path)
     phases = [line.split(" (")[0] for line in verbose.stderr.splitlines() if line.startswith("pegbind: ")]
