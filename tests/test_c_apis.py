@@ -310,6 +310,9 @@ def test_a_user_data_pointer_given_goes_to_c_as_it_is(capi):
     alarm = capi.capi_alarm_new(lambda what, arg: got.append((what, arg)), capi.capi_alarm_self())
     capi.capi_alarm_fire(alarm, 7)
     assert got == [(7, got[0][1])] and int(got[0][1]) == int(alarm) == int(capi.capi_alarm_arg(alarm))
+    # a void * Pointer and a handle at one address are equal, as C compares them
+    assert got[0][1] == alarm and alarm == got[0][1] and hash(alarm) == hash(got[0][1])
+    assert got[0][1] != capi.capi_alarm_self() and alarm != capi.capi_alarm_self()
     data = bytearray(b"ctx")  # any other pointer goes as it is too, and comes back as that address
     other = capi.capi_alarm_new(lambda what, arg: got.append((what, bytes(arg[:3]))), data)
     capi.capi_alarm_fire(other, 8)

@@ -534,6 +534,10 @@ def test_pointer_is_typed_and_compared_by_class_and_address():
     assert rt._pb_pointer(0, "int *", owner) is None
     assert p == rt._pb_pointer(0x2000, "void *", None) and hash(p) == hash(0x2000)
     assert p != rt._pb_handle(Handle, 0x2000, None)
+    # a void * one and a handle are, as C compares them (libevent's callback argument and its event)
+    assert rt._pb_pointer(0x2000, "void *", None) == rt._pb_handle(Handle, 0x2000, None)
+    assert rt._pb_handle(Handle, 0x2000, None) == rt._pb_pointer(0x2000, "void *", None)
+    assert rt._pb_handle(Handle, 0x2000, None) != rt._pb_pointer(0x2008, "void *", None)
     with pytest.raises(TypeError, match=r"^Pointer values are made by the library's functions$"):
         rt.Pointer()
 

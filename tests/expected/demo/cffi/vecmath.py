@@ -744,7 +744,9 @@ class Pointer(_pb_Owner):
         return _pb_address(self._h)
 
     def __eq__(self, other, /):
-        if type(other) is not type(self):
+        # of one class, or one of them a void * Pointer, which C compares with any object pointer
+        if type(other) is not type(self) and not (
+                isinstance(other, Pointer) and (_pb_is_void(self) or _pb_is_void(other))):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
             return self is other
@@ -838,6 +840,11 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         kept[key] = closure
     else:
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
+
+
+def _pb_is_void(value):
+    """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
+    return type(value) is Pointer and value._ctype == "void *"
 
 
 def _pb_handle(cls, pointer, owner):

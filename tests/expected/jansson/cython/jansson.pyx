@@ -873,7 +873,10 @@ cdef class Pointer:
         return <size_t>self._ptr
 
     def __eq__(self, other):
-        if type(other) is not type(self):
+        # of one class, or one of them a void * Pointer, which C compares with any object pointer
+        if type(other) is not type(self) and not (isinstance(other, Pointer) and (
+                (type(self) is Pointer and self._ctype == "void *")
+                or (type(other) is Pointer and (<Pointer>other)._ctype == "void *"))):
             return NotImplemented
         if self._ptr == NULL or (<Pointer>other)._ptr == NULL:
             return self is other
