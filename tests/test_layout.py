@@ -11,8 +11,10 @@ against the MS ABI documentation.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -286,8 +288,11 @@ def _gcc_facts(tmp_path_factory, target_name: str, flags: list[str], records: li
 def _m32_available() -> str | None:
     if GCC is None:
         return "gcc is not installed"
-    probe = subprocess.run([GCC, "-m32", "-x", "c", "-", "-o", "/dev/null"], input="int main(void){return 0;}",
-                           capture_output=True, text=True)
+    # into a folder of its own: a link that fails deletes its output, and as root -o /dev/null
+    # deleted /dev/null (then made again as a plain file by the next write to it)
+    with tempfile.TemporaryDirectory() as folder:
+        probe = subprocess.run([GCC, "-m32", "-x", "c", "-", "-o", os.path.join(folder, "probe")],
+                               input="int main(void){return 0;}", capture_output=True, text=True)
     return None if probe.returncode == 0 else "gcc -m32 cannot build 32-bit programs here (no multilib)"
 
 
