@@ -142,10 +142,11 @@ def test_comments_reach_the_docstrings_intact(hostile, name, text):
 #: Names the generated code gives its own variables and helpers, where a record or handle class
 #: of the same name would hide the class (Cython did not compile a record named ``data``,
 #: ``owner`` or ``ptr``; a Python setter's ``value`` hid a record class ``value``; Cython's
-#: helper ``_pb_new_pointer`` was the constructor of a handle class ``pointer``).
+#: helper ``_pb_new_pointer`` was the constructor of a handle class ``pointer``). Not ``result``,
+#: which cffi's own C names a local of each function it wraps (README, "Known limits").
 LOCAL_NAMES = """obj ptr owner ref data copied value items item staged kept count held record what pointer
     memory function target step address unit view closure trampoline error last kind maker of at
-    handle function_pointer given""".split()
+    handle function_pointer given state""".split()
 
 
 def _names_header(handles: frozenset[str]) -> tuple[str, str]:
@@ -155,8 +156,11 @@ def _names_header(handles: frozenset[str]) -> tuple[str, str]:
     header, source = ["#include <stddef.h>"], ['#include "names.h"']
     for name in LOCAL_NAMES:
         if name in handles:
-            header += [f"typedef struct {name}_s {name};", f"{name} *h_{name}({name} *pa, {name} **pout);"]
-            source += [f"{name} *h_{name}({name} *pa, {name} **pout) {{ *pout = pa; return pa; }}"]
+            header += [f"typedef struct {name}_s {name};",
+                       f"{name} *h_{name}({name} *pa, {name} **pout, {name} *(*pmake)(void *puser), void *puser);"]
+            source += [f"static char {name}_one;",
+                       f"{name} *h_{name}({name} *pa, {name} **pout, {name} *(*pmake)(void *), void *puser) "
+                       f"{{ *pout = pa; return pmake ? pmake(puser) : pa ? pa : ({name} *)&{name}_one; }}"]
             continue
         header += [f"typedef struct {name} {{ int x; struct {name} *next; }} {name};",
                    f"{name} *r_{name}({name} *pa, {name} **pout, int (*pcb)({name} *pitem, void *puser), void *puser);"]
@@ -179,7 +183,9 @@ def test_records_and_handles_named_as_the_generated_codes_own_names(backend, han
     m = build_and_import(config, tmp_path / "out")
     for name in LOCAL_NAMES:
         if name in as_handles:
-            assert getattr(m, f"h_{name}")(None) == (None, None), name
+            one, nothing = getattr(m, f"h_{name}")(None, None, None)
+            assert type(one) is getattr(m, name) and nothing is None, name
+            assert getattr(m, f"h_{name}")(one, lambda user: one, None) == (one, one), name  # a callback's result
             assert issubclass(getattr(m, name), m.Pointer)
             continue
         record = getattr(m, name)(x=3)

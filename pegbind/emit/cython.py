@@ -295,23 +295,23 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
     """A C function of ``cb``'s type that reaches its callable through argument ``arg``, the
     user-data pointer, where the wrapper put a ``_pb_UserData`` (None: a type Cython cannot
     spell, for which the closure serves).  Its declaration, the callable's arguments (Python
-    expressions), and the statements returning ``result`` and the value for a raised error."""
+    expressions), and the statements returning ``_pb_result`` and the value for a raised error."""
     try:
-        params = ", ".join(cy_decl(a.ctype, f"a{i}") for i, a in enumerate(cb.args))
+        params = ", ".join(cy_decl(a.ctype, f"_pb_a{i}") for i, a in enumerate(cb.args))
         declaration = cy_decl(cb.ret.ctype, f"{name}({params}) noexcept with gil")
         result_type = cy_decl(cb.ret.ctype)
     except SpellingError:
         return None
     args = []
     for i, a in enumerate(cb.args):
-        n, cls = f"a{i}", classes.get(a.record_key or "", "")
+        n, cls = f"_pb_a{i}", classes.get(a.record_key or "", "")
         args.append(
-            "state.user" if i == arg
+            "_pb_state.user" if i == arg
             else f"_pb_members_{cls}.get({n}, {n})" if a.kind == "enum"
             else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
             else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
             else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
-            else f"_pb_counted_pointer(<void *>{n}, {a.pointer_type!r}, {_count(a, 'a')})" if a.counted_by
+            else f"_pb_counted_pointer(<void *>{n}, {a.pointer_type!r}, {_count(a, '_pb_a')})" if a.counted_by
             else f"_pb_make_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"
             else n
         )
@@ -322,19 +322,19 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
     elif r.kind in ("int", "enum"):
         assert r.int_range is not None
         lo, hi = r.int_range
-        returns = [f"if type(result) is not int or not {lo} <= result <= {hi}:",
-                   f"    result = _pb_index(result, {what}, {lo}, {hi})",
-                   f"return {cast}<{'long long' if lo < 0 else 'unsigned long long'}>result"]
+        returns = [f"if type(_pb_result) is not int or not {lo} <= _pb_result <= {hi}:",
+                   f"    _pb_result = _pb_index(_pb_result, {what}, {lo}, {hi})",
+                   f"return {cast}<{'long long' if lo < 0 else 'unsigned long long'}>_pb_result"]
         failed = f"return {cast}{int(cb.on_error or 0)}"
     elif r.kind == "bool":
-        returns = [f"return {cast}(<int>_pb_bool(result, {what}))"]
+        returns = [f"return {cast}(<int>_pb_bool(_pb_result, {what}))"]
         failed = f"return {cast}{int(bool(cb.on_error))}"
     elif r.kind == "float":
-        returns = [f"return {cast}(<double>_pb_float(result, {what}))"]
+        returns = [f"return {cast}(<double>_pb_float(_pb_result, {what}))"]
         failed = f"return {cast}{float(cb.on_error or 0)!r}"
     else:  # a handle or a pointer C handed out, or NULL
         owner = classes[r.record_key or ""] if r.kind == "handle" else "None"
-        returns = [f"return {cast}<void *><size_t>_pb_result_address(result, {owner}, {r.pointer_type!r}, {what})"]
+        returns = [f"return {cast}<void *><size_t>_pb_result_address(_pb_result, {owner}, {r.pointer_type!r}, {what})"]
         failed = "return NULL"
     return {"name": name, "arg": arg, "declaration": declaration, "args": args, "returns": returns, "failed": failed,
             "void": r.kind == "void"}

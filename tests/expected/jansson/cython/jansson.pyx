@@ -1313,17 +1313,18 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     return 0
 
 
-cdef int _pb_trampoline_0(const char *a0, _c_size_t a1, void *a2) noexcept with gil:
+cdef int _pb_trampoline_0(const char *_pb_a0, _c_size_t _pb_a1, void *_pb_a2) noexcept with gil:
     # C calls the callable through the user-data pointer, where the wrapper put a _pb_UserData
-    cdef _pb_UserData state = <_pb_UserData>a2
+    # (every name here is a _pb_ name: a handle or record class may be called result or state)
+    cdef _pb_UserData _pb_state = <_pb_UserData>_pb_a2
     try:
-        result = state.function((None if a0 == NULL else <bytes>(<const char *>a0)), a1, state.user)
-        if type(result) is not int or not -2147483648 <= result <= 2147483647:
-            result = _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
-        return <int><long long>result
-    except BaseException as error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
+        _pb_result = _pb_state.function((None if _pb_a0 == NULL else <bytes>(<const char *>_pb_a0)), _pb_a1, _pb_state.user)
+        if type(_pb_result) is not int or not -2147483648 <= _pb_result <= 2147483647:
+            _pb_result = _pb_index(_pb_result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+        return <int><long long>_pb_result
+    except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
         global _pb_maybe_pending
-        _pb_callback_failed(error)
+        _pb_callback_failed(_pb_error)
         _pb_maybe_pending = True
         return <int>0
 

@@ -1301,14 +1301,15 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     return 0
 
 
-cdef void _pb_trampoline_0(void *a0, _c_size_t a1) noexcept with gil:
+cdef void _pb_trampoline_0(void *_pb_a0, _c_size_t _pb_a1) noexcept with gil:
     # C calls the callable through the user-data pointer, where the wrapper put a _pb_UserData
-    cdef _pb_UserData state = <_pb_UserData>a0
+    # (every name here is a _pb_ name: a handle or record class may be called result or state)
+    cdef _pb_UserData _pb_state = <_pb_UserData>_pb_a0
     try:
-        state.function(state.user, a1)
-    except BaseException as error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
+        _pb_state.function(_pb_state.user, _pb_a1)
+    except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
         global _pb_maybe_pending
-        _pb_callback_failed(error)
+        _pb_callback_failed(_pb_error)
         _pb_maybe_pending = True
         return
 
