@@ -185,8 +185,8 @@ class ModuleBuilder:
         self.typedefs: dict[str, Typedef] = {}
         self.functions: dict[str, Function] = {}
         self.variables: dict[str, Variable] = {}
-        #: the names of the functions the headers define static (see :meth:`definition`)
-        self.static_definitions: list[Token] = []
+        #: the functions the headers define static, by name (see :meth:`definition`)
+        self.static_definitions: dict[str, Token] = {}
         self.constants: dict[str, Constant] = {}
         self.function_aliases: dict[str, FunctionAlias] = {}
         self.values: dict[str, Value] = {}
@@ -204,13 +204,13 @@ class ModuleBuilder:
     # -- results ---------------------------------------------------------------
     def module(self, library_files: frozenset[str] | None = None, macro_names: frozenset[str] = frozenset(),
                call_macro_names: frozenset[str] = frozenset()) -> Module:
-        left_out = [token for token in self.static_definitions if token.text not in self.functions]
+        left_out = [token for name, token in self.static_definitions.items() if name not in self.functions]
         if left_out:  # often a family of helpers (jansson's json_decref, json_object_set ...): one warning
             count = f"{len(left_out)} function{'s' if len(left_out) > 1 else ''}"
             self.report(f"{count} the headers define static {'are' if len(left_out) > 1 else 'is'} not bound "
                         f"(a static function has no symbol in any library): "
                         f"{', '.join(token.text for token in left_out)}", left_out[0], "warning")
-            self.static_definitions = []
+            self.static_definitions = {}
         return Module(
             self.target.name,
             functions=tuple(self.functions.values()),
@@ -383,8 +383,8 @@ class ModuleBuilder:
         name = node.declarators[0].declarator.name_token if node.declarators else None
         if name is None:
             self.report("expected a name in this declarator", node.specifiers.first)
-        elif all(name.text != token.text for token in self.static_definitions):
-            self.static_definitions.append(name)
+        else:
+            self.static_definitions.setdefault(name.text, name)
 
     def declaration(self, node: s.Declaration) -> None:
         # BNF: declaration = decl_specifiers init_declarator_list? ';'

@@ -929,9 +929,10 @@ def _pb_pointer(pointer, ctype, owner):
 
 
 def _pb_counted_pointer(pointer, ctype, count):
-    """A :class:`Pointer` (None for NULL) a callback is given with ``count`` elements: C said so."""
+    """A :class:`Pointer` (None for NULL) a callback is given with ``count`` elements: C said so
+    (a negative count says nothing: not bounded)."""
     obj = _pb_pointer(pointer, ctype, None)
-    if obj is not None:
+    if obj is not None and count >= 0:
         obj._n = count
     return obj
 

@@ -966,9 +966,10 @@ cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
 
 
 cdef object _pb_counted_pointer(void *ptr, str ctype, object count):
-    # A Pointer (None for NULL) a callback is given with count elements: C said so
+    # A Pointer (None for NULL) a callback is given with count elements: C said so (a negative
+    # count says nothing: not bounded)
     obj = _pb_make_pointer(ptr, ctype, None)
-    if obj is not None:
+    if obj is not None and count >= 0:
         (<Pointer>obj)._n = count
     return obj
 
