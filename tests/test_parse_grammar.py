@@ -267,11 +267,12 @@ def test_noise_is_skipped_everywhere():
 
 def test_static_definitions_are_left_out_with_a_warning():
     module = parse("static inline int twice(int x) { return 2 * x; }\nint after(void);\n"
-                   "static int half(int x) { return x / 2; }\nstatic inline int twice(int x) { return x + x; }")
+                   "static int half(int x) { return x / 2; }\nstatic inline int twice(int x) { return x + x; }\n"
+                   "static int third(int x);\nstatic int third(int x) { return x / 3; }")
     assert [f.name for f in module.functions] == ["after"]
     assert headlines(module) == [
-        "t.h:1:19: warning: 2 functions the headers define static are not bound (a static function has no symbol "
-        "in any library): twice, half"
+        "t.h:1:19: warning: 3 functions the headers declare static are not bound (a static function has no symbol "
+        "in any library): twice, half, third"
     ]
 
 

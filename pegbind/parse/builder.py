@@ -185,7 +185,7 @@ class ModuleBuilder:
         self.typedefs: dict[str, Typedef] = {}
         self.functions: dict[str, Function] = {}
         self.variables: dict[str, Variable] = {}
-        #: the functions the headers define static, by name (see :meth:`definition`)
+        #: the functions the headers declare or define static, by name (see :meth:`definition`)
         self.static_definitions: dict[str, Token] = {}
         self.constants: dict[str, Constant] = {}
         self.function_aliases: dict[str, FunctionAlias] = {}
@@ -207,7 +207,7 @@ class ModuleBuilder:
         left_out = [token for name, token in self.static_definitions.items() if name not in self.functions]
         if left_out:  # often a family of helpers (jansson's json_decref, json_object_set ...): one warning
             count = f"{len(left_out)} function{'s' if len(left_out) > 1 else ''}"
-            self.report(f"{count} the headers define static {'are' if len(left_out) > 1 else 'is'} not bound "
+            self.report(f"{count} the headers declare static {'are' if len(left_out) > 1 else 'is'} not bound "
                         f"(a static function has no symbol in any library): "
                         f"{', '.join(token.text for token in left_out)}", left_out[0], "warning")
             self.static_definitions = {}
@@ -403,6 +403,9 @@ class ModuleBuilder:
                 self.add_typedef(Typedef(name, ctype, name_token.coord, doc, aligned), name_token)
                 continue
             resolved = self.resolve(ctype)
+            if isinstance(resolved, FunctionType) and "static" in specs.storage:
+                self.static_definitions.setdefault(name, name_token)  # internal linkage: see definition()
+                continue
             if isinstance(resolved, FunctionType):
                 previous = self.functions.get(name)
                 if previous is not None and not self._compatible(previous.type, resolved):
