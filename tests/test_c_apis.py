@@ -321,6 +321,25 @@ def test_a_user_data_pointer_given_goes_to_c_as_it_is(capi):
     capi.capi_alarm_free(other)
 
 
+def test_a_pointer_to_arrays_of_numbers_takes_a_buffer_of_them(capi):
+    # FFTW's fftw_plan_dft_1d(n, fftw_complex *in, fftw_complex *out, ...), fftw_complex a double[2]:
+    # only a Pointer was taken, so its main job needed the library's own allocator
+    values = array.array("d", [1, 2, 3, 4])
+    assert capi.capi_cplx_sum(2, values) == 46 and capi.capi_cplx_sum(2, bytes(values)) == 46  # const: any
+    capi.capi_cplx_scale(2, values, 2.0)
+    assert list(values) == [2, 4, 6, 8]
+    with pytest.raises(ValueError, match=r"^argument 1 \(n\): 3 is more than argument 2 \(v\) holds \(2 items\)$"):
+        capi.capi_cplx_sum(3, values)  # items of two doubles
+    with pytest.raises(TypeError, match=r"^argument 2 \(v\) must be a writable contiguous buffer"):
+        capi.capi_cplx_scale(1, bytes(16), 2.0)
+    # a variable length array's rows have no size a buffer could be counted in: a Pointer only,
+    # which the modules declare (Cython could not: it did not compile, nor did cffi's cast)
+    with pytest.raises(TypeError, match=r"^argument 3 \(m\) must be a Pointer of type double \(\*\)\[\] or None, "
+                                        r"not array$"):
+        capi.capi_matrix_sum(2, 3, array.array("d", [1, 1, 1, 1, 1, 2]))
+    assert capi.capi_matrix_sum(0, 3, None) == 0
+
+
 def test_a_buffer_a_callable_is_given_with_its_size_holds_no_more(capi):
     # the callable wrote past the 16 bytes C gave (libyaml's reader, the README's pattern):
     # the library's heap was overwritten (a segfault, or glibc's "corrupted double-linked list")

@@ -122,6 +122,12 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
             return join_declarator(_quals(typedef.quals) + cy_name(typedef.name), declarator)
         case RecordRef() as ref:
             return join_declarator(_quals(ref.quals) + cy_record_name(ref), declarator)
+        case Pointer() as pointer if _incomplete_array(pointer.target):
+            # a pointer to arrays of no stated length (what a parameter double m[rows][cols] is
+            # adjusted to), which Cython cannot declare: a void * goes where C takes it
+            return join_declarator(_quals(pointer.quals) + "void *", declarator)
+        case Array() as array if _incomplete_array(array.element):
+            return join_declarator("void *", declarator)  # the same, as a parameter is written
         case Pointer() as pointer:
             inner = "*" + ("const " if "const" in pointer.quals else "") + declarator
             inner = inner.rstrip()
@@ -140,6 +146,11 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
             return cy_decl(function.ret, f"{declarator}({', '.join(params)}) noexcept nogil")
         case unhandled:
             assert_never(unhandled)
+
+
+def _incomplete_array(ctype: CType) -> bool:
+    """Whether ``ctype`` is an array of no stated length (as written: a typedef is left alone)."""
+    return isinstance(ctype, Array) and ctype.length is None
 
 
 def cy_named_decl(ctype: CType, cython_name: str, c_name: str) -> str:

@@ -30,6 +30,7 @@ from ..model import (
     Primitive,
     Record,
     RecordRef,
+    Type,
     TypedefRef,
     as_type,
     assert_never,
@@ -301,8 +302,34 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return ("buffer" if target.is_const else "writable_buffer"), None, None
         if _arithmetic(target) is not None:
             return ("buffer" if target.is_const else "writable_buffer"), None, target
+        inner = _innermost(module, target)
+        if inner is not target and _arithmetic(inner) is not None and _complete_arrays(module, target):
+            # a pointer to arrays of numbers (FFTW's fftw_complex *, of typedef double fftw_complex[2]):
+            # their memory, each item the array (const where the array typedef is, as C has it)
+            const = inner.is_const or "const" in target.quals
+            return ("buffer" if const else "writable_buffer"), None, target
         return "pointer", None, None  # to a pointer, an opaque record of no name, __int128 ...
     raise _unconvertible(module, ctype, f"{ctype.to_c()} has no default Python conversion")
+
+
+def _complete_arrays(module: Module, ctype: CType) -> bool:
+    """Whether each array ``ctype`` nests states its length (not a variable length array's
+    ``[cols]``, whose items have no size to count a buffer in)."""
+    resolved = module.resolve(ctype)
+    while isinstance(resolved, Array):
+        if resolved.length is None:
+            return False
+        resolved = module.resolve(resolved.element)
+    return True
+
+
+def _innermost(module: Module, ctype: CType) -> Type:
+    """The element of the arrays ``ctype`` nests (``double`` of ``double[2]``, the qualifiers of
+    the array typedef kept on it), or ``ctype`` itself, resolved, where it is no array."""
+    resolved = module.resolve(ctype)
+    while isinstance(resolved, Array):
+        resolved = module.resolve(resolved.element)
+    return resolved
 
 
 #: what a callback's arguments may be, and its result (see :class:`CallbackValue`)

@@ -544,6 +544,25 @@ void capi_alarm_fire(capi_alarm *alarm, int what) { alarm->cb(what, alarm->arg);
 void *capi_alarm_arg(capi_alarm *alarm) { return alarm->arg; }
 void capi_alarm_free(capi_alarm *alarm) { free(alarm); }
 
+double capi_cplx_sum(int n, const capi_cplx *v) {
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += 10 * v[i][0] + v[i][1];
+    return sum;
+}
+void capi_cplx_scale(int n, capi_cplx *v, double k) {
+    for (int i = 0; i < n; i++)
+        v[i][0] *= k, v[i][1] *= k;
+}
+
+double capi_matrix_sum(int rows, int cols, const double m[rows][cols]) {
+    double sum = 0;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            sum += m[i][j] * (1 + i * cols + j);
+    return sum;
+}
+
 size_t capi_write_out(capi_writer write, void *user) {
     char data[] = "abcdef";
     return write(data, 2, 3, user);

@@ -157,6 +157,13 @@ typedef size_t (*capi_filler)(unsigned char *buffer, size_t size);
 size_t capi_fill(capi_filler fill);
 typedef size_t (*capi_writer)(char *ptr, size_t size, size_t nmemb, void *user);
 size_t capi_write_out(capi_writer write, void *user);
+/* Arrays of numbers by pointer, as FFTW's fftw_complex * (typedef double fftw_complex[2]):
+   the sum of 10 * re + im over n of them, and each scaled by k. */
+typedef double capi_cplx[2];
+double capi_cplx_sum(int n, const capi_cplx *v);
+void capi_cplx_scale(int n, capi_cplx *v, double k);
+/* A matrix as a variable length array: m[i][j] summed, each weighted by 1 + i * cols + j. */
+double capi_matrix_sum(int rows, int cols, const double m[rows][cols]);
 /* An alarm whose callback is given back its user data, as libevent's events: given the marker
    capi_alarm_self() for it, C gives the callback the alarm itself (event_self_cbarg()). */
 typedef struct capi_alarm capi_alarm;

@@ -226,10 +226,20 @@ def integer_char(module: Module, target, ctype: CType) -> CType:
     return ctype
 
 
+def _passable(ctype: CType) -> CType:
+    """``ctype`` as the cdef can declare a parameter of it: a pointer to arrays of no stated
+    length (``double m[rows][cols]``, adjusted to ``double (*)[cols]``), whose items cffi cannot
+    size, as ``void *``, which C converts to it."""
+    item = ctype.element if isinstance(ctype, Array) else ctype.target if isinstance(ctype, Pointer) else None
+    if isinstance(item, Array) and item.length is None:
+        return Pointer(Primitive("void"))
+    return ctype
+
+
 def cffi_function_decl(module: Module, target, function, by_symbol: bool = False) -> str:
     """The declaration of ``function`` for the cdef, ``char`` values as integers; ``by_symbol``
     (ABI mode, where cffi looks the name up itself) names it by its symbol, an asm label's."""
-    params = tuple(replace(p, type=integer_char(module, target, p.type)) for p in function.params)
+    params = tuple(replace(p, type=_passable(integer_char(module, target, p.type))) for p in function.params)
     name = function.symbol if by_symbol else function.name
     return replace(function, name=name, params=params,
                                ret=integer_char(module, target, function.ret)).to_c()

@@ -25,7 +25,7 @@ void (*signal_like(int sig, void (*handler)(int)))(int);;
 int unnamed(int, char *, const void *);;
 char *copy_into(char *restrict dst, const char *restrict src, size_t n);;
 void die(const char *why);;
-void set_matrix(int rows, int cols, double m[][]);;
+void set_matrix(int rows, int cols, void *m);;
 int visible(void);;
 int gnu_inline(void);;
 void _pegbind_defined(unsigned char *);

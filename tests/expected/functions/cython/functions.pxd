@@ -15,7 +15,7 @@ cdef extern from "functions.h" nogil:
     int _c_unnamed "unnamed"(int, char *, const void *)
     char *_c_copy_into "copy_into"(char *, const char *, _c_size_t)
     void _c_die "die"(const char *)
-    void _c_set_matrix "set_matrix"(int, int, double[][])
+    void _c_set_matrix "set_matrix"(int, int, void *)
     int _c_visible "visible"()
     int _c_gnu_inline "gnu_inline"()
 

@@ -2205,7 +2205,7 @@ def set_matrix(rows, cols, m, /):
     'set_matrix(rows, cols, m, /)\n--\n\nset_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
     cdef int _pb_a0
     cdef int _pb_a1
-    cdef double (*_pb_a2)[]
+    cdef void * _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
@@ -2223,7 +2223,7 @@ def set_matrix(rows, cols, m, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (cols)', -2147483648, 2147483647), cols)
 
-    _pb_a2 = <double (*)[]>_pb_pointer_arg(m, 'double (*)[]', "argument 3 (m)", True)
+    _pb_a2 = <void *>_pb_pointer_arg(m, 'double (*)[]', "argument 3 (m)", True)
 
     _pb_ts = _pb_let_go()
     _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
