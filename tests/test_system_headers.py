@@ -255,7 +255,7 @@ def test_mode_sets_an_integers_width(tmp_path, capsys):
     assert found["records"]["struct holder"]["size"] == 24
     header.write_text("typedef float f4 __attribute__((mode(QI)));\n")
     found = dump(capsys, str(header))
-    assert [d["message"] for d in found["diagnostics"]] == ["unsupported type: mode(QI) has no binding"]
+    assert [d["message"] for d in found["diagnostics"]] == ["f4 is left out: unsupported type: mode(QI) has no binding"]
 
 
 def test_errno_names_are_the_c_librarys_all_of_them(tmp_path):

@@ -147,7 +147,9 @@ def _primitive_name(words: Sequence[Token]) -> str:
     spelled = [_SIGNED_SPELLINGS.get(w.text, w.text) for w in words]
     for word, token in zip(spelled, words, strict=True):
         if word in _UNSUPPORTED:
-            raise Dropped(f"unsupported type: {_UNSUPPORTED[word]} have no binding", token, "warning")
+            plural = _UNSUPPORTED[word].endswith("types")
+            raise Dropped(f"unsupported type: {_UNSUPPORTED[word]} {'have' if plural else 'has'} no binding", token,
+                          "warning")
     complex_words = [token for word, token in zip(spelled, words, strict=True) if word in _COMPLEX]
     if complex_words:
         if len(complex_words) > 1:
@@ -351,7 +353,14 @@ class ModuleBuilder:
             else:
                 self.declaration(result)
         except Dropped as problem:
-            self.report(problem.message, problem.token or tokens[0], problem.severity)
+            message = problem.message
+            names = [d.declarator.name_token.text for d in getattr(result, "declarators", ())
+                     if d.declarator.name_token is not None]
+            if problem.severity == "warning" and names:
+                # which declaration goes: many a macro makes share the place they were written at
+                # (FFTW's FFTW_DEFINE_API(..., __float128, ...): 36 of them)
+                message = f"{', '.join(names)} {'are' if len(names) > 1 else 'is'} left out: {message}"
+            self.report(message, problem.token or tokens[0], problem.severity)
 
     def static_assert(self, node: s.StaticAssert) -> None:
         try:
