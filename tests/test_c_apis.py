@@ -321,6 +321,15 @@ def test_a_user_data_pointer_given_goes_to_c_as_it_is(capi):
     capi.capi_alarm_free(other)
 
 
+def test_uint8_t_given_back_is_data_read_by_its_length(capi):
+    # libwebp's WebPEncodeRGB(rgb, ..., uint8_t **output): read as text to the first NUL, the
+    # encoded image came back as b"RIFFj", and nothing could free it
+    size, out = capi.capi_encode(b"x", 1)
+    assert (size, type(out)) == (6, capi.Pointer) and out[:size] == b"AB\x00CDE"
+    assert capi.capi_used(out) == 6
+    capi.capi_release(out)
+
+
 def test_a_pointer_to_arrays_of_numbers_takes_a_buffer_of_them(capi):
     # FFTW's fftw_plan_dft_1d(n, fftw_complex *in, fftw_complex *out, ...), fftw_complex a double[2]:
     # only a Pointer was taken, so its main job needed the library's own allocator

@@ -203,11 +203,31 @@ def _pointer_value(module: Module, names: dict, ctype: CType, what: str) -> tupl
     target = module.resolve(pointer.target)
     if isinstance(target, FunctionType):
         raise Unsupported(f"{what} {pointer.to_c()} has no default Python conversion")
-    if isinstance(target, Primitive) and target.name in _CHARS:
+    if isinstance(target, Primitive) and target.name in _CHARS and not octets(module, pointer.target):
         return "string", None
     if isinstance(target, RecordRef) and target.kind != "enum" and _has_class(module, names, target):
         return "record_ptr", target.key
     return "pointer", None
+
+
+#: the names C gives bytes that are data, not characters (<stdint.h>'s, and glibc's beneath them)
+_OCTET_TYPES = frozenset({"uint8_t", "int8_t", "__uint8_t", "__int8_t", "u_int8_t"})
+
+
+def octets(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is spelled, through its typedefs, as ``uint8_t`` or ``int8_t``: bytes of
+    data (libwebp's ``uint8_t *`` it encodes into), which C reads by a length, not to a NUL as
+    the character types (``char``, libxml2's ``xmlChar``) it otherwise is."""
+    seen: set[str] = set()
+    while isinstance(ctype, TypedefRef) and ctype.name not in seen:
+        if ctype.name in _OCTET_TYPES:
+            return True
+        seen.add(ctype.name)
+        typedef = module.find_typedef(ctype.name)
+        if typedef is None:
+            return False
+        ctype = typedef.type
+    return False
 
 
 def pointer_item(module: Module, names: dict, item: CType) -> tuple[str, str | None] | None:
@@ -532,6 +552,8 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
         return ParamRole("out")
     if kind == "pointer" and isinstance(module.resolve(cell.target), Pointer):
         return ParamRole("out")  # nothing but an out-parameter is a U *** in C APIs
+    if kind == "pointer" and octets(module, cell.target):
+        return ParamRole("out")  # bytes C gives back (libwebp's uint8_t **output): a Pointer to read by length
     return ParamRole("out") if _is_void(module, cell.target) else ParamRole("in")
 
 
@@ -1702,7 +1724,8 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
     if key is not None:
         return FieldBinding(path, py_name, member.type, "handle", record_key=key)
     writable_pointee = "const" not in pointee.quals
-    if is_character(module, pointer.target) and not data:  # text, as C's string functions read it
+    if is_character(module, pointer.target) and not data and not octets(module, pointer.target):
+        # text, as C's string functions read it (uint8_t is data)
         return FieldBinding(path, py_name, member.type, "string", copies_readonly=writable_pointee)
     # data: assignable from a buffer the record keeps alive; C may write through
     # a typed pointer to non-const, and reads one element.  ``void *`` says

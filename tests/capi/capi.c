@@ -46,6 +46,12 @@ int capi_db_close(capi_db *db) { int was = db ? db->open : -1; free(db); return 
 void *capi_alloc(size_t size) { size_t *m = malloc(sizeof(size_t) + size); *m = size; return m + 1; }
 size_t capi_used(const void *memory) { return memory ? ((const size_t *)memory)[-1] : 0; }
 void capi_release(void *memory) { if (memory) free((size_t *)memory - 1); }
+size_t capi_encode(const unsigned char *in, size_t n, uint8_t **output) {
+    (void)in, (void)n;
+    *output = capi_alloc(6);
+    memcpy(*output, "AB\0CDE", 6);
+    return 6;
+}
 int capi_first_byte(const void *object) { return object ? *(const unsigned char *)object : -1; }
 
 static capi_node nodes[4] = {

@@ -6,6 +6,7 @@
 #define CAPI_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CAPI_VERSION "1.4.2"
 
@@ -51,6 +52,9 @@ int capi_db_close(capi_db *db);
 void *capi_alloc(size_t size);
 size_t capi_used(const void *memory);
 void capi_release(void *memory);
+/* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
+   returns their size: "AB", a NUL, "CDE" (memory of capi_alloc's: capi_release frees it). */
+size_t capi_encode(const unsigned char *in, size_t n, uint8_t **output);
 /* The first byte of any object. */
 int capi_first_byte(const void *object);
 
