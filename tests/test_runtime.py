@@ -507,6 +507,10 @@ def test_wrong_record_is_the_error_of_a_record_spec():
     error = rt._pb_wrong_record(3, Point, "argument 2 (p)", True)
     assert type(error) is TypeError and str(error) == "argument 2 (p) must be Point or None, not int"
     assert str(rt._pb_wrong_record(None, Point, "argument 1 (p)", False)) == "argument 1 (p) must be Point, not NoneType"
+    # a class of the same name from another module (libxml2's xmlDoc given to libxslt's): named by module
+    other = type("Point", (), {"__module__": "xml2"})
+    assert str(rt._pb_wrong_record(other(), Point, "argument 1 (p)", True)) == \
+        f"argument 1 (p) must be {Point.__module__}.Point or None, not xml2.Point"
 
 
 def test_fields_refuse_deletion():

@@ -281,8 +281,10 @@ def _pb_cstring(value, what):
 def _pb_wrong_record(value, cls, what, nullable):
     """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
     wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
-    wanted = cls.__name__ + (" or None" if nullable else "")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    wanted, got = cls.__name__, type(value).__name__
+    if wanted == got:  # a class of the name from another module (libxml2's xmlDoc for libxslt's)
+        wanted, got = f"{cls.__module__}.{wanted}", f"{type(value).__module__}.{got}"
+    return TypeError(f"{what} must be {wanted}{' or None' if nullable else ''}, not {got}")
 
 
 class _pb_Closed:
