@@ -87,8 +87,9 @@ def test_macros_that_name_functions_are_aliases(tmp_path, backend):
     printed = run_in(out, """
         import aliases as m
         print(m.scale is m.scale64, m.scale(6, 7), m.offset is m.offset64, m.offset(1), hasattr(m, "NOT_A_FUNCTION"))
+        print(m.rescale is m.scale64, m.offset_again is m.offset64, hasattr(m, "scale_swapped"), hasattr(m, "twice"))
     """)
-    assert printed.split() == ["True", "42", "True", "65", "False"]
+    assert printed.split() == ["True", "42", "True", "65", "False", "True", "True", "False", "False"]
     out, _ = build(tmp_path, "aliases", backend, "--load", "dynamic")
     compile_library([REPRO / "aliases.c"], tmp_path / "libaliases.so")
     printed = run_in(out, f"""

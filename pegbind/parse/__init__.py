@@ -179,6 +179,11 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
 
     for macro in pp.macros.definitions.values():
         if macro.function_like and the_librarys(macro):
+            named = _forwarded_to(pp, macro, builder)
+            if named is not None:  # OpenSSL's #define EVP_MD_CTX_create() EVP_MD_CTX_new()
+                doc = builder.comments.doc_before(macro.coord) if builder.comments else ""
+                builder.function_aliases[macro.name] = FunctionAlias(macro.name, named, macro.coord, doc)
+                continue
             builder.diagnostics.append(_note(macro, "it is a function-like macro"))
     for macro in pp.macros.object_like(origin=None):
         if not the_librarys(macro):
@@ -255,6 +260,39 @@ def _named_function(tokens: Sequence[Token], builder: ModuleBuilder) -> str | No
     if end - start == 1 and tokens[start].kind == "identifier" and tokens[start].text in builder.functions:
         return tokens[start].text
     return None
+
+
+def _forwarded_to(pp: Any, macro: Any, builder: ModuleBuilder) -> str | None:
+    """The function a function-like macro calls with its own arguments, as they are and in their
+    order (``#define EVP_MD_CTX_destroy(ctx) EVP_MD_CTX_free(ctx)``, the arguments parenthesized or
+    not), expanded as a call of it is; None for any other macro (one that adds arguments or
+    computes, as libevent's ``evtimer_new``)."""
+    if macro.variadic or macro.name in builder.functions:
+        return None
+    site = macro.coord
+    args = [Token.at("identifier", f"__pegbind_argument_{i}", site) for i in range(len(macro.params))]
+    call = [Token.at("identifier", macro.name, site), Token.at("punct", "(", site)]
+    for i, arg in enumerate(args):
+        call += [Token.at("punct", ",", site), arg] if i else [arg]
+    problems: list[Diagnostic] = []
+    tokens = pp.expand([*call, Token.at("punct", ")", site)], problems)
+    start, end = 0, len(tokens)
+    while end - start >= 3 and tokens[start].text == "(" and tokens[end - 1].text == ")":
+        start, end = start + 1, end - 1  # (f(a, b))
+    if problems or end - start < 3 or tokens[start + 1].text != "(" or tokens[end - 1].text != ")":
+        return None
+    named = tokens[start].text
+    function = builder.functions.get(named) if tokens[start].kind == "identifier" else None
+    if function is None or function.variadic or len(function.params) != len(args):
+        return None
+    # what stands between the parentheses: the arguments, each alone or parenthesized, in order
+    inside = [token.text for token in tokens[start + 2 : end - 1]]
+    wanted: list[str] = []
+    for i, arg in enumerate(args):
+        wanted += ([","] if i else []) + [arg.text]
+    plain = [text for text in inside if text not in ("(", ")")]
+    parens_ok = all(inside[k] != "(" or (k + 2 < len(inside) and inside[k + 2] == ")") for k in range(len(inside)))
+    return named if plain == wanted and parens_ok else None
 
 
 def _note(macro: Any, reason: str) -> Diagnostic:

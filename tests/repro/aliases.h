@@ -5,3 +5,9 @@ long offset64(long value);
 #define scale scale64
 #define offset (offset64)
 #define NOT_A_FUNCTION unknown_symbol
+/* Function-like ones that call a function with their arguments as they are, as OpenSSL's
+   EVP_MD_CTX_create() is EVP_MD_CTX_new(): the same; not one that adds or moves an argument. */
+#define rescale(v, f) scale64((v), (f))
+#define offset_again(v) (offset64(v))
+#define scale_swapped(v, f) scale64(f, v)
+#define twice(v) scale64((v), 2)
