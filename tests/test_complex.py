@@ -151,6 +151,16 @@ def test_a_returned_pointer_reads_its_elements_as_complex(cplx):
     assert table[1] == 1j and table[:4] == [1, 1j, -1, -1j]
 
 
+def test_complex_elements_are_written_as_c_writes_them(cplx):
+    # FFTW's fftw_complex * (with complex.h first): p[0] = 1 + 2j was refused
+    table = cplx.cplx_scratch()
+    table[0] = 1 + 2j
+    table[1:4] = [3, 4j, 2.5]
+    assert table[:4] == [1 + 2j, 3, 4j, 2.5] and cplx.cplx_scratch()[:2] == [1 + 2j, 3]  # in C's memory
+    with pytest.raises(TypeError, match=r"^a Pointer element must be a complex number, not str$"):
+        table[0] = "1+2j"
+
+
 def test_a_cell_holds_one_complex_value_c_writes(cplx):
     value = cplx.c_double_complex(1 + 2j)
     cplx.cplx_negate(value)

@@ -610,7 +610,7 @@ def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple
 
 
 #: the kinds of Pointer element Python may set (PointerElements.writable)
-_SETTABLE = ("int", "bool", "float", "char", "enum")
+_SETTABLE = ("int", "bool", "float", "complex", "char", "enum")
 
 
 def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: Iterable[CType]
@@ -650,7 +650,7 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             low, high = integer_range(module, element, target) if kind == "int" else (0, 0)
             found[text] = PointerElements(text, kind, element.name, None, writable, low, high)
         elif isinstance(element, Primitive) and element.is_complex and element.name in cell_primitives:
-            found[text] = PointerElements(text, "complex", element.name)
+            found[text] = PointerElements(text, "complex", element.name, None, writable)
         elif isinstance(element, Primitive) and (element.name in _CHARS or element.is_void):
             # p[i] a code, a slice bytes; the bytes of memory C hands over as void *, as its
             # memcpy reads them (sqlite3_column_blob's, an MDB_val's mv_data), and as a

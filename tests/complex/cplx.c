@@ -55,6 +55,8 @@ cplx_point cplx_point_make(double _Complex z, int n)
 static const double _Complex fourth[4] = {1, I, -1, -I};
 
 const double _Complex *cplx_fourth_roots(void) { return fourth; }
+static double _Complex scratch[4];
+double _Complex *cplx_scratch(void) { return scratch; }
 
 static cplx_point shared = {1, 2 * I, 4, {5, 6 * I}};
 

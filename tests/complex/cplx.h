@@ -48,6 +48,8 @@ double _Complex cplx_sum(const double _Complex *x, int n);
 void cplx_roots(int n, double _Complex *roots);
 /* the library's table of the fourth roots of unity */
 const double _Complex *cplx_fourth_roots(void);
+/* a table of four the library lets its callers write (zeroed at first) */
+double _Complex *cplx_scratch(void);
 
 double _Complex cplx_point_sum(const cplx_point *p);
 cplx_point cplx_point_make(double _Complex z, int n);

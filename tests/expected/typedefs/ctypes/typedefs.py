@@ -216,7 +216,7 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
     type is.  A slice is given as many as it spans, as C has no length to change; ``bound``: as
     :func:`_pb_element_range`'s."""
     kind, writable, low, high = limits
-    if kind not in ("int", "enum", "bool", "float", "char"):
+    if kind not in ("int", "enum", "bool", "float", "complex", "char"):
         raise TypeError(f"the elements of a Pointer of type {ctype} cannot be set from Python")
     if not writable:
         raise TypeError(f"a Pointer of type {ctype} points to const elements, which cannot be set")
@@ -237,6 +237,8 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
                              f"not {len(items)}")
     if kind == "float":
         return start, [_pb_float(item, what) for item in items]
+    if kind == "complex":
+        return start, [_pb_complex(item, what) for item in items]
     if kind == "bool":
         return start, [_pb_bool(item, what) for item in items]
     numbers = [_pb_index(item, what, low, high) for item in items]
@@ -1703,6 +1705,8 @@ def _pb_write_elements(pointer, element, start, data):
         _ct.memmove(pointer + start, data, len(data))
         return
     items = _ct.cast(pointer, typed)
+    if kind == "complex":  # the structure of its parts
+        data = [(value.real, value.imag) for value in data]
     for index, value in enumerate(data, start):
         items[index] = value
 

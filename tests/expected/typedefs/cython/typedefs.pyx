@@ -251,7 +251,7 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
     type is.  A slice is given as many as it spans, as C has no length to change; ``bound``: as
     :func:`_pb_element_range`'s."""
     kind, writable, low, high = limits
-    if kind not in ("int", "enum", "bool", "float", "char"):
+    if kind not in ("int", "enum", "bool", "float", "complex", "char"):
         raise TypeError(f"the elements of a Pointer of type {ctype} cannot be set from Python")
     if not writable:
         raise TypeError(f"a Pointer of type {ctype} points to const elements, which cannot be set")
@@ -272,6 +272,8 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
                              f"not {len(items)}")
     if kind == "float":
         return start, [_pb_float(item, what) for item in items]
+    if kind == "complex":
+        return start, [_pb_complex(item, what) for item in items]
     if kind == "bool":
         return start, [_pb_bool(item, what) for item in items]
     numbers = [_pb_index(item, what, low, high) for item in items]
