@@ -1724,8 +1724,7 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
     if key is not None:
         return FieldBinding(path, py_name, member.type, "handle", record_key=key)
     writable_pointee = "const" not in pointee.quals
-    if is_character(module, pointer.target) and not data and not octets(module, pointer.target):
-        # text, as C's string functions read it (uint8_t is data)
+    if is_character(module, pointer.target) and not data:  # text, as C's string functions read it
         return FieldBinding(path, py_name, member.type, "string", copies_readonly=writable_pointee)
     # data: assignable from a buffer the record keeps alive; C may write through
     # a typed pointer to non-const, and reads one element.  ``void *`` says
