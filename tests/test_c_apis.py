@@ -152,6 +152,15 @@ def test_str_goes_in_as_utf8_where_c_reads_characters(capi):
     assert capi.capi_ulen("xyz") == 3  # const unsigned char *, as libxml2's xmlChar
 
 
+def test_text_c_gives_back_inside_the_text_it_was_given_is_read_before_that_goes(capi):
+    # a str's UTF-8 copy was freed before the wrapper read what C gave back pointing into it:
+    # cJSON_ParseWithOpts's end came back b'' (cffi) or corrupted (ctypes)
+    text = "abc" + "d" * 200  # not a small object a later one could reuse unnoticed
+    assert capi.capi_rest(text, 2) == text[2:].encode()
+    assert capi.capi_rest_into(text, 3) == (3, text[3:].encode())
+    assert capi.capi_rest_into(bytearray(b"xyz"), 1) == (1, b"yz")
+
+
 def test_a_length_of_all_ones_the_library_names_reads_to_the_nul(capi):
     # pcre2_compile("a+b", PCRE2_ZERO_TERMINATED, ...): the library defines the value, of its
     # lengths' type, and the buffers that end with a NUL may be given it

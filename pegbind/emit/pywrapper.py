@@ -682,6 +682,8 @@ class WrapperWriter(ABC):
         out: list[str] = []
         args: dict[int, str] = {}  # what C receives, where it is not the slot's local
         results: list[str] = []
+        # whether text C gives back is read after the call: it may point into text it was given
+        reads_text_after = (f.returns_value and f.ret.kind == "string") or any(o.kind == "string" for o in f.outputs)
 
         def call() -> str:
             passed = [args.get(p.index, plan.slots[p.index].arg) for p in f.params]
@@ -702,6 +704,11 @@ class WrapperWriter(ABC):
                     if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements
                         out.append(f"{s.arg} = {self.in_arg(p)}")
                         out.append(f"{s.count} = _pb_measure({p.py_name}, {step.element_size})")
+                        args[p.index] = s.arg
+                    elif p.kind == "cstring" and reads_text_after:
+                        # the characters C is given (a str's UTF-8 copy) live until the text C gives
+                        # back is read: it may point into them (cJSON_ParseWithOpts's end, strchr)
+                        out.append(f"{s.arg} = {self.in_arg(p)}")
                         args[p.index] = s.arg
                     else:
                         args[p.index] = self.in_arg(p)

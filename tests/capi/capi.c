@@ -70,6 +70,8 @@ int capi_count(const capi_node *node) { int n = 0; for (; node; node = node->nex
 
 size_t capi_strlen(const char *s) { return s ? strlen(s) : 0; }
 size_t capi_ulen(const unsigned char *s) { return s ? strlen((const char *)s) : 0; }
+const char *capi_rest(const char *text, int n) { return text + n; }
+int capi_rest_into(const char *text, int n, const char **end) { *end = text + n; return n; }
 unsigned int capi_text_length(const unsigned char *text, capi_tsize length) {
     return length == CAPI_ZERO_TERMINATED ? (unsigned int)strlen((const char *)text) : length;
 }

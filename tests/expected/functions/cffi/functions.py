@@ -1993,6 +1993,7 @@ _f_copy_into = getattr(_lib, 'copy_into')
 def copy_into(dst, src, n, /):
     'copy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
     try:
+        _pb_a1 = src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)')
         if n.__class__ is not int:
             n = _pb_exact_int(n)
         if dst.__class__ is bytes:
@@ -2000,7 +2001,7 @@ def copy_into(dst, src, n, /):
                 raise TypeError  # to _pb_fix: every argument is checked first
         elif n > _pb_capacity(dst, 1) >= 0:
             raise TypeError  # to _pb_fix: every argument is checked first
-        _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+        _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), _pb_a1, n)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
@@ -2008,6 +2009,7 @@ def copy_into(dst, src, n, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 0, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
+    _pb_a1 = src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)')
     if n.__class__ is not int:
         n = _pb_exact_int(n)
     if dst.__class__ is bytes:
@@ -2015,7 +2017,7 @@ def copy_into(dst, src, n, /):
             raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
     elif n > _pb_capacity(dst, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
-    _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+    _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), _pb_a1, n)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
