@@ -99,7 +99,7 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
     flags = shlex.split(os.environ.get("CFLAGS", ""))
     level = [] if any(flag.startswith("-O") for flag in flags) else optimisation(compiler)
     command = [*compiler, "-shared", "-fPIC", *level, *parallel_code_generation(compiler, [*level, *flags]),
-               "-fno-strict-aliasing", "-w", *flags]
+               "-fno-strict-aliasing", "-w", *flags, *HEADERS_AS_READ]
     for folder in [*include_dirs, Path(python_include)]:
         command.append(f"-I{folder}")
     for name, value in config.defines.items():
@@ -112,6 +112,15 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
     command += link_arguments(config)
     command += ["-o", str(output)]
     return command
+
+
+#: What makes the compiler read the headers as pegbind did, its optimisation aside: pegbind's
+#: predefined macros are the compiler's own without ``-O`` (pegbind/data/compilers), where
+#: ``__OPTIMIZE__`` is undefined and ``__NO_INLINE__`` defined.  A header choosing between a
+#: prototype and a ``static inline`` definition by them (libunistring's ``u8_mbtouc``, glibc's
+#: extern inlines) must declare to the compiled module what the model holds: the prototype
+#: pegbind bound, where the optimising compiler saw a static function it could not make weak.
+HEADERS_AS_READ = ["-U__OPTIMIZE__", "-D__NO_INLINE__"]
 
 
 def optimisation(compiler: list[str]) -> list[str]:
@@ -258,7 +267,7 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
         # after the objects, as libraries must be; see link_arguments
         "extra_link_args": [f"-Wl,-rpath,{Path(d).resolve()}" for d in config.library_dirs if config.run_path]
         + link_arguments(config),
-        "extra_compile_args": ["-w"],
+        "extra_compile_args": ["-w", *HEADERS_AS_READ],
         "define_macros": [(name, value) for name, value in config.defines.items()],
         "undef_macros": list(config.undefines),
         "sources": [str(Path(s).resolve()) for s in config.sources],

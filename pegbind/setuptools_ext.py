@@ -140,7 +140,7 @@ class build_ext(_setuptools_build_ext):
         user's to fix); the config's ``sources`` are compiled as any extension's are,
         warnings and ``CFLAGS`` included.
         """
-        from .build import header_folders, link_arguments, parallel_code_generation
+        from .build import HEADERS_AS_READ, header_folders, link_arguments, parallel_code_generation
 
         ext.include_dirs = [*ext.include_dirs, *(str(folder) for folder in header_folders(config))]
         ext.define_macros = [*ext.define_macros, *config.defines.items()]
@@ -151,7 +151,7 @@ class build_ext(_setuptools_build_ext):
             ext.extra_link_args = [*ext.extra_link_args, *link_arguments(config)]
         else:
             ext.libraries = [*ext.libraries, *config.link]
-        quiet = ["/w"] if self.compiler.compiler_type == "msvc" else ["-w"]
+        quiet = ["/w"] if self.compiler.compiler_type == "msvc" else ["-w", *HEADERS_AS_READ]
         parallel: list[str] = []
         if self.compiler.compiler_type == "unix":
             # GCC optimises the module's parts in parallel when it links them (see the function)

@@ -335,3 +335,11 @@ def test_a_function_with_an_asm_label_is_found_by_its_symbol(tmp_path, backend):
         print(lib.label_twice(21), lib.label_plain(1))
     """)
     assert printed.split() == ["42", "2"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_header_reads_in_the_module_as_pegbind_read_it(tmp_path, backend):
+    # libunistring: a prototype without -O, a static inline function with it; the optimised
+    # module saw the second and refused the weak reference made for the first
+    out, _ = build(tmp_path, "no_inline", backend, optimised=True)
+    assert run_in(out, "import no_inline as m\nprint(m.twice(21), m.thrice(2))").split() == ["42", "6"]
