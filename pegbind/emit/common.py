@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import __version__
-from ..model import Address
+from ..model import Address, Array, CType, Pointer
 from ..passes.binding import (
     ANY_CELL,
     BindingModel,
     CallbackBinding,
+    CallbackValue,
     CellBinding,
     FunctionBinding,
     HandleBinding,
@@ -176,6 +177,21 @@ def class_names(binding: BindingModel, records: Iterable[RecordBinding]) -> dict
     classes.update({h.key: h.py_name for h in binding.handles})
     classes.update({e.enum.key: e.py_name for e in binding.enums if e.py_name is not None})
     return classes
+
+
+def callback_count(value: CallbackValue, args: list[str]) -> str:
+    """How many elements the pointer argument ``value`` of a callback is given with (see
+    :attr:`CallbackValue.counted_by`), the callback's arguments spelled ``args``."""
+    product = " * ".join(args[i] for i in value.counted_by)
+    return product if value.per_element == 1 else f"({product}) // {value.per_element}"
+
+
+def unsized_items(ctype: CType) -> bool:
+    """Whether ``ctype``, a pointer or an array parameter as written, holds arrays of no stated
+    length (``double m[rows][cols]``, adjusted to ``double (*)[cols]``): items neither Cython nor
+    cffi can size or declare, passed as the ``void *`` C converts to it."""
+    item = ctype.element if isinstance(ctype, Array) else ctype.target if isinstance(ctype, Pointer) else None
+    return isinstance(item, Array) and item.length is None
 
 
 def pointer_constants(binding: BindingModel, made: Callable[[str, str | None, str, int], str]

@@ -41,7 +41,6 @@ from ..passes.binding import (
     LIST_KINDS,
     BindingModel,
     CallbackBinding,
-    CallbackValue,
     FieldBinding,
     FunctionBinding,
     RecordBinding,
@@ -51,6 +50,7 @@ from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
     base_context,
+    callback_count,
     cell_arg_doc,
     class_aliases,
     class_names,
@@ -62,6 +62,7 @@ from .common import (
     py_signature,
     py_string,
     result_annotation,
+    unsized_items,
 )
 from .ctypes_backend.speller import CtypesSpeller
 from .pywrapper import field_plans, field_spec, input_item_spec, input_spec
@@ -122,12 +123,8 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
             return join_declarator(_quals(typedef.quals) + cy_name(typedef.name), declarator)
         case RecordRef() as ref:
             return join_declarator(_quals(ref.quals) + cy_record_name(ref), declarator)
-        case Pointer() as pointer if _incomplete_array(pointer.target):
-            # a pointer to arrays of no stated length (what a parameter double m[rows][cols] is
-            # adjusted to), which Cython cannot declare: a void * goes where C takes it
+        case Pointer() | Array() as pointer if unsized_items(pointer):  # which Cython cannot declare
             return join_declarator(_quals(pointer.quals) + "void *", declarator)
-        case Array() as array if _incomplete_array(array.element):
-            return join_declarator("void *", declarator)  # the same, as a parameter is written
         case Pointer() as pointer:
             inner = "*" + ("const " if "const" in pointer.quals else "") + declarator
             inner = inner.rstrip()
@@ -146,11 +143,6 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
             return cy_decl(function.ret, f"{declarator}({', '.join(params)}) noexcept nogil")
         case unhandled:
             assert_never(unhandled)
-
-
-def _incomplete_array(ctype: CType) -> bool:
-    """Whether ``ctype`` is an array of no stated length (as written: a typedef is left alone)."""
-    return isinstance(ctype, Array) and ctype.length is None
 
 
 def cy_named_decl(ctype: CType, cython_name: str, c_name: str) -> str:
@@ -314,6 +306,7 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
     except SpellingError:
         return None
     args = []
+    counts = [f"<Py_ssize_t>_pb_a{i}" for i in range(len(cb.args))]
     for i, a in enumerate(cb.args):
         n, cls = f"_pb_a{i}", classes.get(a.record_key or "", "")
         args.append(
@@ -322,7 +315,7 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
             else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
             else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
             else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
-            else f"_pb_counted_pointer(<void *>{n}, {a.pointer_type!r}, {_count(a, '_pb_a')})" if a.counted_by
+            else f"_pb_counted_pointer(<void *>{n}, {a.pointer_type!r}, {callback_count(a, counts)})" if a.counted_by
             else f"_pb_make_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"
             else n
         )
@@ -349,13 +342,6 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
         failed = "return NULL"
     return {"name": name, "arg": arg, "declaration": declaration, "args": args, "returns": returns, "failed": failed,
             "void": r.kind == "void"}
-
-
-def _count(a: CallbackValue, prefix: str) -> str:
-    """How many elements the pointer argument ``a`` is given with (see :attr:`CallbackValue.counted_by`),
-    the callback's arguments named ``prefix`` and their index."""
-    product = " * ".join(f"<Py_ssize_t>{prefix}{i}" for i in a.counted_by)
-    return product if a.per_element == 1 else f"({product}) // {a.per_element}"
 
 
 def closure_spec(cb: CallbackBinding, ctypes_types: list[str], classes: dict[str, str],

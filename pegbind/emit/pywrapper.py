@@ -29,7 +29,6 @@ from ..passes.binding import (
     ANY_CELL,
     BindingModel,
     CallbackBinding,
-    CallbackValue,
     FieldBinding,
     FunctionBinding,
     ParamBinding,
@@ -60,7 +59,7 @@ from ..passes.callplan import (
 )
 from ..passes.naming import unmangled
 from ..target import integer_range
-from .common import class_aliases, py_docstring
+from .common import callback_count, class_aliases, py_docstring
 from .stubs import stub_context
 
 
@@ -293,13 +292,6 @@ def cffi_member(pointer: str, name: str) -> str:
 FAST_PATH_ERRORS = "_PB_RETRY"
 
 
-def _count(a: CallbackValue, names: list[str]) -> str:
-    """How many elements the pointer argument ``a`` of a callback is given with, its arguments
-    called ``names`` (see :attr:`CallbackValue.counted_by`)."""
-    product = " * ".join(names[i] for i in a.counted_by)
-    return product if a.per_element == 1 else f"({product}) // {a.per_element}"
-
-
 class WrapperWriter(ABC):
     """Writes the Python source of one wrapper per function, the same shape for ctypes and cffi.
 
@@ -342,7 +334,7 @@ class WrapperWriter(ABC):
         names = [f"_pb_a{i}" for i in range(len(cb.args))]
         # NULL (a user-data pointer left so) reaches the callable as None without a call
         args = ", ".join(
-            f"_pb_counted_pointer({n}, {a.pointer_type!r}, {_count(a, names)})" if a.counted_by else
+            f"_pb_counted_pointer({n}, {a.pointer_type!r}, {callback_count(a, names)})" if a.counted_by else
             f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
             if a.kind in ("handle", "pointer", "record_ptr") else
             self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
@@ -701,17 +693,16 @@ class WrapperWriter(ABC):
                     lines, args[p.index] = self.callback_arg(f, p, s, keeps)
                     out += lines
                 case PassIn(param=p, slot=s):
-                    if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements
-                        out.append(f"{s.arg} = {self.in_arg(p)}")
-                        out.append(f"{s.count} = _pb_measure({p.py_name}, {step.element_size})")
-                        args[p.index] = s.arg
-                    elif p.kind == "cstring" and reads_text_after:
-                        # the characters C is given (a str's UTF-8 copy) live until the text C gives
-                        # back is read: it may point into them (cJSON_ParseWithOpts's end, strchr)
+                    # held in a local: a buffer a ``len`` parameter is measured from, and the
+                    # characters C is given (a str's UTF-8 copy) where the text C gives back, read
+                    # after the call, may point into them (cJSON_ParseWithOpts's end, strchr)
+                    if step.measured or (p.kind == "cstring" and reads_text_after):
                         out.append(f"{s.arg} = {self.in_arg(p)}")
                         args[p.index] = s.arg
                     else:
                         args[p.index] = self.in_arg(p)
+                    if step.measured:  # its length in elements
+                        out.append(f"{s.count} = _pb_measure({p.py_name}, {step.element_size})")
                 case PassUserData():
                     pass  # the closure needs no user-data pointer: C gets the caller's
                 case PassVarargs(first=first, keeper=keeper, selectors=selectors):

@@ -252,11 +252,18 @@ def _dynamic_use(macro: Any, table: Any) -> str | None:
     return None
 
 
-def _named_function(tokens: Sequence[Token], builder: ModuleBuilder) -> str | None:
-    """The function a macro body names, alone or in parentheses (``gzopen64``, ``(f)``), else None."""
+def _unparenthesized(tokens: Sequence[Token]) -> tuple[int, int]:
+    """(start, end) of ``tokens`` without a first ``(`` and last ``)`` (``(f)``, ``(f(a))``), again
+    while there are; the callers then check what is left is one name, or one call."""
     start, end = 0, len(tokens)
     while end - start >= 3 and tokens[start].text == "(" and tokens[end - 1].text == ")":
         start, end = start + 1, end - 1
+    return start, end
+
+
+def _named_function(tokens: Sequence[Token], builder: ModuleBuilder) -> str | None:
+    """The function a macro body names, alone or in parentheses (``gzopen64``, ``(f)``), else None."""
+    start, end = _unparenthesized(tokens)
     if end - start == 1 and tokens[start].kind == "identifier" and tokens[start].text in builder.functions:
         return tokens[start].text
     return None
@@ -276,9 +283,7 @@ def _forwarded_to(pp: Any, macro: Any, builder: ModuleBuilder) -> str | None:
         call += [Token.at("punct", ",", site), arg] if i else [arg]
     problems: list[Diagnostic] = []
     tokens = pp.expand([*call, Token.at("punct", ")", site)], problems)
-    start, end = 0, len(tokens)
-    while end - start >= 3 and tokens[start].text == "(" and tokens[end - 1].text == ")":
-        start, end = start + 1, end - 1  # (f(a, b))
+    start, end = _unparenthesized(tokens)  # (f(a, b))
     if problems or end - start < 3 or tokens[start + 1].text != "(" or tokens[end - 1].text != ")":
         return None
     named = tokens[start].text

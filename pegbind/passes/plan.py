@@ -218,16 +218,7 @@ def octets(module: Module, ctype: CType) -> bool:
     """Whether ``ctype`` is spelled, through its typedefs, as ``uint8_t`` or ``int8_t``: bytes of
     data (libwebp's ``uint8_t *`` it encodes into), which C reads by a length, not to a NUL as
     the character types (``char``, libxml2's ``xmlChar``) it otherwise is."""
-    seen: set[str] = set()
-    while isinstance(ctype, TypedefRef) and ctype.name not in seen:
-        if ctype.name in _OCTET_TYPES:
-            return True
-        seen.add(ctype.name)
-        typedef = module.find_typedef(ctype.name)
-        if typedef is None:
-            return False
-        ctype = typedef.type
-    return False
+    return any(name in _OCTET_TYPES for name, _ in _typedef_chain(module, ctype))
 
 
 def pointer_item(module: Module, names: dict, item: CType) -> tuple[str, str | None] | None:
@@ -322,8 +313,8 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return ("buffer" if target.is_const else "writable_buffer"), None, None
         if _arithmetic(target) is not None:
             return ("buffer" if target.is_const else "writable_buffer"), None, target
-        inner = _innermost(module, target)
-        if inner is not target and _arithmetic(inner) is not None and _complete_arrays(module, target):
+        inner, complete = _innermost(module, target)
+        if inner is not target and _arithmetic(inner) is not None and complete:
             # a pointer to arrays of numbers (FFTW's fftw_complex *, of typedef double fftw_complex[2]):
             # their memory, each item the array (const where the array typedef is, as C has it)
             const = inner.is_const or "const" in target.quals
@@ -332,24 +323,15 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
     raise _unconvertible(module, ctype, f"{ctype.to_c()} has no default Python conversion")
 
 
-def _complete_arrays(module: Module, ctype: CType) -> bool:
-    """Whether each array ``ctype`` nests states its length (not a variable length array's
-    ``[cols]``, whose items have no size to count a buffer in)."""
-    resolved = module.resolve(ctype)
+def _innermost(module: Module, ctype: CType) -> tuple[Type, bool]:
+    """The element of the arrays ``ctype`` nests (``double`` of ``double[2]``), or ``ctype``
+    itself where it is no array, resolved; and whether each of those arrays states its length
+    (not a variable length array's ``[cols]``, whose items have no size to count a buffer in)."""
+    resolved, complete = module.resolve(ctype), True
     while isinstance(resolved, Array):
-        if resolved.length is None:
-            return False
+        complete = complete and resolved.length is not None
         resolved = module.resolve(resolved.element)
-    return True
-
-
-def _innermost(module: Module, ctype: CType) -> Type:
-    """The element of the arrays ``ctype`` nests (``double`` of ``double[2]``, the qualifiers of
-    the array typedef kept on it), or ``ctype`` itself, resolved, where it is no array."""
-    resolved = module.resolve(ctype)
-    while isinstance(resolved, Array):
-        resolved = module.resolve(resolved.element)
-    return resolved
+    return resolved, complete
 
 
 #: what a callback's arguments may be, and its result (see :class:`CallbackValue`)

@@ -33,6 +33,7 @@ from ...model import (
 from ...passes.binding import BindingModel
 from ...passes.select import is_synthetic
 from ...target import builtin_size_align, get_target, typedef_aligned
+from ..common import unsized_items
 from ..env import undef_lines, weak_lines
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
@@ -227,13 +228,9 @@ def integer_char(module: Module, target, ctype: CType) -> CType:
 
 
 def _passable(ctype: CType) -> CType:
-    """``ctype`` as the cdef can declare a parameter of it: a pointer to arrays of no stated
-    length (``double m[rows][cols]``, adjusted to ``double (*)[cols]``), whose items cffi cannot
-    size, as ``void *``, which C converts to it."""
-    item = ctype.element if isinstance(ctype, Array) else ctype.target if isinstance(ctype, Pointer) else None
-    if isinstance(item, Array) and item.length is None:
-        return Pointer(Primitive("void"))
-    return ctype
+    """``ctype`` as the cdef can declare a parameter of it: arrays of no stated length (see
+    :func:`~pegbind.emit.common.unsized_items`) as ``void *``."""
+    return Pointer(Primitive("void")) if unsized_items(ctype) else ctype
 
 
 def cffi_function_decl(module: Module, target, function, by_symbol: bool = False) -> str:

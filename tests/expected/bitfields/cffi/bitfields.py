@@ -735,7 +735,9 @@ class Pointer(_pb_Owner):
     _owner: object  #: what must outlive the pointer: the argument or Library it came from
     _free: object  #: what frees the memory when this object goes (None: borrowed)
     _keep: dict  #: the closures of callables given with it that C may call later (set when there are)
-    _n: object  #: how many elements C said it points to (a callback's buffer); None: not said
+    #: how many elements C said it points to (a callback's buffer); unset where it did not
+    #: say, which costs every Pointer and handle made nothing (see _pb_counted_pointer)
+    _n: int
     #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
     _pb_kind = ""
 
@@ -774,7 +776,7 @@ class Pointer(_pb_Owner):
             raise _pb_no_elements(self)
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
-        start, count, one = _pb_element_range(key, self._ctype, self._n)
+        start, count, one = _pb_element_range(key, self._ctype, getattr(self, "_n", None))
         items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
@@ -786,7 +788,8 @@ class Pointer(_pb_Owner):
             raise _pb_no_elements(self, "write")
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
-        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value, self._n)
+        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value,
+                                          getattr(self, "_n", None))
         _pb_write_elements(self._h, element, start, data)
 
     @classmethod
@@ -859,7 +862,6 @@ def _pb_handle(cls, pointer, owner):
     obj._h = pointer
     obj._owner = owner
     obj._free = None
-    obj._n = None
     return obj
 
 
