@@ -172,6 +172,16 @@ def test_a_handle_class_goes_by_a_typedef_of_a_pointer_to_a_typedef_of_it(tmp_pa
     assert [(h.py_name, h.aliases) for h in binding.handles] == [("node_st", ("node",)), ("ctx", ("_ctx",))]
 
 
+def test_a_record_class_goes_by_a_typedef_of_a_pointer_to_it_last(tmp_path):
+    # FreeType's typedef struct FT_FaceRec_ {...} FT_FaceRec, *FT_Face: FT_FaceRec is the class, and
+    # FT_Face names it too, as C code passes one under that name; a record named by that typedef
+    # alone is named after it, once
+    binding = plan(tmp_path, "typedef struct FaceRec_ { int glyphs; } FaceRec, *Face;\n"
+                             "typedef struct { int a; } *Anon;\nFace face_get(void);\nAnon anon_get(void);\n")
+    assert [(r.py_name, r.aliases) for r in binding.records] == [("FaceRec", ("FaceRec_", "Face")), ("Anon", ())]
+    assert not [d.message for d in binding.diagnostics if "is bound as" in d.message]
+
+
 def test_handles_counted_by_any_length_beside_them_are_a_list_not_one_given_back(tmp_path):
     # LLVM's C API: each count is named otherwise; taken for one handle C gives back, C read that
     # many from one cell (LLVMConstVector(vals, 2) crashed)

@@ -143,7 +143,8 @@ def class_names(module: Module) -> dict[str, list[str]]:
     A typedef of such a typedef (``typedef name_t other_t``) names the same type.  So, for a
     struct or union, does a typedef of an array of one (GMP's ``typedef __mpz_struct
     mpz_t[1]``, ``jmp_buf``): C code declares its variables with that name, and passes
-    them where C takes a pointer to the record, as the record class's instances are.
+    them where C takes a pointer to the record, as the record class's instances are.  So,
+    last, does a typedef of a pointer to a complete record (FreeType's ``FT_Face``).
     """
     direct: dict[str, list[str]] = {}
     further: dict[str, list[str]] = {}
@@ -181,7 +182,13 @@ def class_names(module: Module) -> dict[str, list[str]]:
             names.append(decl.tag)
         elif not is_synthetic(decl.key) and decl.key not in names:
             names.append(decl.key)
-        found[decl.key] = names + [name for name in further.get(decl.key, ()) if name not in names]
+        names += [name for name in further.get(decl.key, ()) if name not in names]
+        if names and isinstance(decl, Record) and not decl.is_opaque:
+            # last, the typedefs of a pointer to it (FreeType's ``typedef struct FT_FaceRec_ *FT_Face``):
+            # the class's instances are what C passes under that name, as for an array of one (a
+            # record named by no other is named after that typedef already: see anonymous_types)
+            names += [name for name in pointers.get(decl.key, ()) if name not in names]
+        found[decl.key] = names
     return found
 
 
