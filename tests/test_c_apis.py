@@ -1739,8 +1739,15 @@ def test_a_count_member_may_not_exceed_the_characters_the_record_holds(capi):
         made.dsize = 4
     with pytest.raises(ValueError, match=r"^capi_datum\.dsize: 4 is more than capi_datum\.dptr holds \(3 bytes\)$"):
         capi.capi_datum(dptr=b"xyz", dsize=4)
-    made.dptr = "ab"  # fewer characters: the count is checked when it is set next, as a pair is updated
-    made.dsize = 2
+    # fewer characters than the count states: C would read past them (argon2's out, outlen)
+    with pytest.raises(ValueError, match=r"^capi_datum\.dptr: holds 2 bytes, fewer than the 3 capi_datum\.dsize "
+                                        r"states \(set capi_datum\.dsize first\)$"):
+        made.dptr = "ab"
+    with pytest.raises(ValueError, match=r"^capi_datum\.dptr: holds 1 byte, fewer than the 3 capi_datum\.dsize "):
+        made.dptr = bytearray(1)
+    assert made.dptr == b"xyz"
+    made.dsize = 2  # the count first, then the characters: a pair shrinks so
+    made.dptr = "ab"
     assert capi.capi_datum_sum(made) == ord("a") + ord("b")
     with pytest.raises(ValueError, match=r"^capi_datum\.dsize: 3 is more than capi_datum\.dptr holds \(2 bytes\)$"):
         made.dsize = 3

@@ -1723,6 +1723,22 @@ def _pb_check_count(count, held, what, held_what):
         raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")
 
 
+def _pb_check_room(value, count, held, what, count_what):
+    """Check the characters a pointer-to-characters member is set to (str, bytes or a buffer)
+    against the ``count`` the record states for them, where the record held ``held`` bytes
+    of its own for the member (-1: none, or C's memory, whose count may be stale): C reads
+    as many as the count says."""
+    if held < 0:
+        return
+    try:
+        held = len(value.encode()) if isinstance(value, str) else memoryview(value).nbytes
+    except TypeError:
+        return  # no characters: refused where the member is set
+    if count > held:
+        raise ValueError(f"{what}: holds {held} byte{'s' if held != 1 else ''}, fewer than the {count} "
+                         f"{count_what} states (set {count_what} first)")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
