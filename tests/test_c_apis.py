@@ -386,6 +386,22 @@ def test_a_buffer_a_callable_is_given_with_its_size_holds_no_more(capi):
     assert capi.capi_write_out(write, None) == 6 and got == [b"abcdef"]
 
 
+def test_text_a_callable_is_given_with_its_length_is_that_many_bytes(capi):
+    # yajl's number callback (numberVal, numberLen) was given the text up to a NUL: past the
+    # number into the caller's data, or cut at a NUL within it; (size_t)-1 says: to the NUL
+    got = []
+
+    def number(ctx, text, length):
+        got.append((text, length))
+        return 1
+
+    assert capi.capi_numbers(number, None) == 4
+    assert got == [(b"42", 2), (b"k\0y", 3), (None, 0), (b"q", 2**64 - 1)]
+    got.clear()
+    assert capi.capi_numbers(capi.capi_number_cb(number), None) == 4  # through a closure
+    assert got == [(b"42", 2), (b"k\0y", 3), (None, 0), (b"q", 2**64 - 1)]
+
+
 def test_a_comparator_without_user_data_sorts(capi):
     numbers = array.array("i", [(i * 7919) % 1000 - 500 for i in range(1000)])
     capi.capi_sort(numbers, len(numbers), lambda a, b: (a[0] > b[0]) - (a[0] < b[0]))

@@ -186,6 +186,14 @@ def callback_count(value: CallbackValue, args: list[str]) -> str:
     return product if value.per_element == 1 else f"({product}) // {value.per_element}"
 
 
+def text_argument(value: CallbackValue) -> str:
+    """The ctypes type of a callback's ``const char *`` argument (``""`` for any other): bytes to
+    its NUL (``c_char_p``), or its address where C states its count (see :attr:`CallbackValue.counted_by`)."""
+    if value.kind != "string":
+        return ""
+    return "_ct.c_void_p" if value.counted_by else "_ct.c_char_p"
+
+
 def unsized_items(ctype: CType) -> bool:
     """Whether ``ctype``, a pointer or an array parameter as written, holds arrays of no stated
     length (``double m[rows][cols]``, adjusted to ``double (*)[cols]``): items neither Cython nor

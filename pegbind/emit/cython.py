@@ -62,6 +62,7 @@ from .common import (
     py_signature,
     py_string,
     result_annotation,
+    text_argument,
     unsized_items,
 )
 from .ctypes_backend.speller import CtypesSpeller
@@ -312,6 +313,8 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
         args.append(
             "_pb_state.user" if i == arg
             else f"_pb_members_{cls}.get({n}, {n})" if a.kind == "enum"
+            else f"_pb_counted_text(<const char *>{n}, {callback_count(a, counts)})"
+            if a.kind == "string" and a.counted_by
             else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
             else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
             else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
@@ -354,7 +357,8 @@ def closure_spec(cb: CallbackBinding, ctypes_types: list[str], classes: dict[str
     for a in cb.args:
         cls = classes.get(a.record_key or "", "")
         args.append(
-            f"(5, {a.pointer_type!r}, {a.counted_by!r}, {a.per_element})" if a.counted_by
+            f"(6, None, {a.counted_by!r}, 1)" if a.kind == "string" and a.counted_by
+            else f"(5, {a.pointer_type!r}, {a.counted_by!r}, {a.per_element})" if a.counted_by
             else f"(1, {a.pointer_type!r})" if a.kind == "pointer"
             else f"(2, {cls})" if a.kind == "handle"
             else f"(3, {views[a.record_key or '']})" if a.kind == "record_ptr"
@@ -544,7 +548,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     for cb in binding.callables():
         if cb.factory_key not in callbacks:
             spelled = [speller.spell(cb.ret.ctype)]
-            spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]
+            spelled += [text_argument(a) or speller.spell(a.ctype) for a in cb.args]
             for a in cb.args:
                 if a.kind == "record_ptr" and a.record_key is not None:
                     views.setdefault(a.record_key, len(views))

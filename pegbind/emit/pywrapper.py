@@ -334,6 +334,7 @@ class WrapperWriter(ABC):
         names = [f"_pb_a{i}" for i in range(len(cb.args))]
         # NULL (a user-data pointer left so) reaches the callable as None without a call
         args = ", ".join(
+            f"_pb_counted_text({n}, {callback_count(a, names)})" if a.kind == "string" and a.counted_by else
             f"_pb_counted_pointer({n}, {a.pointer_type!r}, {callback_count(a, names)})" if a.counted_by else
             f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
             if a.kind in ("handle", "pointer", "record_ptr") else

@@ -235,7 +235,8 @@ class CallbackValue:
     #: for a ``pointer`` argument: the callback's integer arguments whose product is how much
     #: it points to, by their names (a buffer and its size: libyaml's reader's ``buffer,
     #: size``; curl's ``ptr, size, nmemb``); the Pointer the callable gets reads and writes
-    #: no element past it (none: not stated)
+    #: no element past it (none: not stated); for a ``string`` argument, how many bytes it
+    #: reads as (yajl's ``numberVal, numberLen``), NULs and all, rather than up to a NUL
     counted_by: tuple[int, ...] = ()
     #: how many of that product make one element (its size for a count in bytes, else 1)
     per_element: int = 1

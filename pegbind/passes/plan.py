@@ -457,16 +457,22 @@ def _counted_arguments(module: Module, target: TargetInfo, function: FunctionTyp
     """``args`` with each pointer argument that an integer right after it is named as the length
     of (:func:`length_unit`) bounded by it: a callback's ``(buffer, size)``, where writing past
     ``size`` went past the library's buffer.  A size in bytes followed by a count (fwrite's and
-    curl's ``size, nmemb``) bounds it by their product."""
+    curl's ``size, nmemb``) bounds it by their product.  Text (a ``const char *``) so followed
+    is that many bytes, not the characters up to a NUL."""
     names = [p.name or "" for p in function.params]
     others = frozenset(name for name in names if name)
     bounded = list(args)
     for i, arg in enumerate(args[:-1]):
-        if arg.kind != "pointer" or args[i + 1].kind != "int":
+        if arg.kind not in ("pointer", "string") or args[i + 1].kind != "int":
             continue
         unit = length_unit(names[i], names[i + 1], others)
         element = module.resolve(arg.ctype)
         size = element_size(module, target, element.target) if isinstance(element, Pointer) else 0
+        if arg.kind == "string" and unit is not None:
+            # text C gives with its length (yajl's numberVal, numberLen; leveldb's k, klen):
+            # exactly that many bytes, NULs and all, and none past them
+            bounded[i] = replace(arg, counted_by=(i + 1,))
+            continue
         if unit is None or not size:
             continue
         counted: tuple[int, ...] = (i + 1,)

@@ -530,6 +530,10 @@ size_t capi_feed(capi_sink sink, void *user) {
     return sink(data, 5, user);
 }
 
+int capi_numbers(capi_number_cb number, void *ctx) {
+    return number(ctx, "42, SECRET", 2) + number(ctx, "k\0y", 3) + number(ctx, NULL, 0) + number(ctx, "q", (size_t)-1);
+}
+
 size_t capi_fill(capi_filler fill) {
     unsigned char *buffer = calloc(16, 1);
     size_t said = fill(buffer, 16), sum = 0;

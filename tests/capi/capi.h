@@ -165,6 +165,11 @@ typedef size_t (*capi_filler)(unsigned char *buffer, size_t size);
 size_t capi_fill(capi_filler fill);
 typedef size_t (*capi_writer)(char *ptr, size_t size, size_t nmemb, void *user);
 size_t capi_write_out(capi_writer write, void *user);
+/* Text handed to a callback with its length, as yajl's numbers and leveldb's keys are: "42" of
+   "42, SECRET", then "k\0y" whole, then NULL with 0, then "q" with (size_t)-1 (to its NUL);
+   the sum of what it returned. */
+typedef int (*capi_number_cb)(void *ctx, const char *numberVal, size_t numberLen);
+int capi_numbers(capi_number_cb number, void *ctx);
 /* Arrays of numbers by pointer, as FFTW's fftw_complex * (typedef double fftw_complex[2]):
    the sum of 10 * re + im over n of them, and each scaled by k. */
 typedef double capi_cplx[2];

@@ -11,6 +11,7 @@ from ...frozen import frozen_dataclass
 from ...model import CType
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
+from ..common import text_argument
 from ..pywrapper import SMALL_INT, WrapperWriter, arg_label, in_range, min_bytes
 from .speller import CtypesSpeller, CtypesSpellingError
 
@@ -290,7 +291,7 @@ class CtypesWriter(WrapperWriter):
         # a ctypes closure takes the GIL itself, on any thread; pointers come in as
         # the return values of the same types do (c_char_p: bytes or None)
         types = [self.speller.spell(cb.ret.ctype)]
-        types += ["_ct.c_char_p" if a.kind == "string" else self.speller.spell(a.ctype) for a in cb.args]
+        types += [text_argument(a) or self.speller.spell(a.ctype) for a in cb.args]
         return f"_ct.CFUNCTYPE({', '.join(types)})({trampoline})", "_ct.cast(_pb_closure, _ct.c_void_p).value"
 
     def record_at(self, key: str, pointer: str, owner: str) -> str:

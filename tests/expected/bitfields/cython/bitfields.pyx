@@ -943,6 +943,16 @@ cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
+cdef object _pb_counted_text(const char *text, object count):
+    # The bytes of a callback's const char * argument C gives with their count (NULs and all;
+    # a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL.
+    if text == NULL:
+        return None
+    if not 0 <= count <= PY_SSIZE_T_MAX:
+        return <bytes>text
+    return PyBytes_FromStringAndSize(text, count)
+
+
 cdef object _pb_counted_pointer(void *ptr, str ctype, object count):
     # A Pointer (None for NULL) a callback is given with count elements: C said so (a negative
     # count says nothing: not bounded)

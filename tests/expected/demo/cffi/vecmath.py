@@ -1195,6 +1195,14 @@ def _pb_view(cls, pointer, owner):
     return obj
 
 
+def _pb_counted_text(pointer, count):
+    """The bytes of a callback's ``const char *`` argument C gives with their count (NULs and
+    all; a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL."""
+    if pointer == _NULL:
+        return None
+    return _ffi.unpack(pointer, count) if 0 <= count <= _sys.maxsize else _string(pointer)
+
+
 def _pb_view_at(cls, pointer, owner):
     """A view of the record of class ``cls`` at ``pointer`` in the library's memory (None for NULL),
     keeping ``owner`` alive (an argument whose memory it may point into)."""

@@ -1334,6 +1334,14 @@ def _pb_view(cls, struct):
     return obj
 
 
+def _pb_counted_text(address, count):
+    """The bytes of a callback's ``const char *`` argument C gives with their count (NULs and
+    all; a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL."""
+    if not address:
+        return None
+    return _ct.string_at(address, count) if 0 <= count <= _sys.maxsize else _ct.string_at(address)
+
+
 def _pb_view_at(cls, struct_type, address, owner):
     """A view of the record of class ``cls`` at ``address`` in the library's memory (None for NULL),
     keeping ``owner`` alive (an argument whose memory it may point into)."""
@@ -2265,7 +2273,7 @@ def _pb_callback_1(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         try:
-            _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            _pb_result = _pb_function(_pb_counted_text(_pb_a0, _pb_a1), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= -1073741823 and _pb_result <= 1073741823 or _pb_result >= -2147483648 and _pb_result <= 2147483647):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
@@ -2273,7 +2281,7 @@ def _pb_callback_1(_pb_function):
             _pb_callback_failed(_pb_error)
             return 0
 
-    _pb_closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
+    _pb_closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
 
 

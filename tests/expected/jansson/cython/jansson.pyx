@@ -932,6 +932,16 @@ cdef object _pb_make_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
+cdef object _pb_counted_text(const char *text, object count):
+    # The bytes of a callback's const char * argument C gives with their count (NULs and all;
+    # a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL.
+    if text == NULL:
+        return None
+    if not 0 <= count <= PY_SSIZE_T_MAX:
+        return <bytes>text
+    return PyBytes_FromStringAndSize(text, count)
+
+
 cdef object _pb_counted_pointer(void *ptr, str ctype, object count):
     # A Pointer (None for NULL) a callback is given with count elements: C said so (a negative
     # count says nothing: not bounded)
@@ -1184,10 +1194,12 @@ cdef class _pb_CallbackType:
         cdef void *address = <void *><size_t>(value or 0)
         if kind == 1:
             return _pb_make_pointer(address, how[1], None)
-        if kind == 5:
+        if kind == 5 or kind == 6:
             count = 1
             for i in how[2]:
                 count *= args[i]
+            if kind == 6:
+                return _pb_counted_text(<const char *>address, count)
             return _pb_counted_pointer(address, how[1], count // how[3])
         if kind == 2:
             return _pb_make_handle(address, how[1])
@@ -1322,7 +1334,7 @@ cdef int _pb_trampoline_0(const char *_pb_a0, _c_size_t _pb_a1, void *_pb_a2) no
     # (every name here is a _pb_ name: a handle or record class may be called result or state)
     cdef _pb_UserData _pb_state = <_pb_UserData>_pb_a2
     try:
-        _pb_result = _pb_state.function((None if _pb_a0 == NULL else <bytes>(<const char *>_pb_a0)), _pb_a1, _pb_state.user)
+        _pb_result = _pb_state.function(_pb_counted_text(<const char *>_pb_a0, <Py_ssize_t>_pb_a1), _pb_a1, _pb_state.user)
         if type(_pb_result) is not int or not -2147483648 <= _pb_result <= 2147483647:
             _pb_result = _pb_index(_pb_result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
         return <int><long long>_pb_result
@@ -2331,7 +2343,7 @@ _IO_FILE = FILE
 # unsigned long (*)(void *, unsigned long, void *)
 _pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((1, 'void *'), (0, None), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0)
 # int (*)(char *, unsigned long, void *)
-_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (1, 'void *')), (1, -2147483648, 2147483647), 'the result of a callback int (*)(char *, unsigned long, void *)', 0)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((6, None, (1,), 1), (0, None), (1, 'void *')), (1, -2147483648, 2147483647), 'the result of a callback int (*)(char *, unsigned long, void *)', 0)
 # void *(*)(unsigned long)
 _pb_callback_2 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64), ((0, None),), (3, None, 'void *'), 'the result of a callback void *(*)(unsigned long)', None)
 # void (*)(void *)

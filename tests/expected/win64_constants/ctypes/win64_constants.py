@@ -1206,6 +1206,14 @@ def _pb_view(cls, struct):
     return obj
 
 
+def _pb_counted_text(address, count):
+    """The bytes of a callback's ``const char *`` argument C gives with their count (NULs and
+    all; a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL."""
+    if not address:
+        return None
+    return _ct.string_at(address, count) if 0 <= count <= _sys.maxsize else _ct.string_at(address)
+
+
 def _pb_view_at(cls, struct_type, address, owner):
     """A view of the record of class ``cls`` at ``address`` in the library's memory (None for NULL),
     keeping ``owner`` alive (an argument whose memory it may point into)."""
