@@ -114,12 +114,14 @@ def test_a_buffer_assigned_to_a_pointer_member_is_what_c_reads_and_is_kept_alive
     gc.collect()
     assert module.pf_sum(view) == 6
     assert view.data == b"\x01\x02\x03"  # uint8_t is a character type: read as bytes, never an address
-    view.data = b"\x10\x20"
+    with pytest.raises(ValueError, match=r"^pf_view\.data: holds 2 bytes, fewer than the 3 pf_view\.size states "):
+        view.data = b"\x10\x20"  # C would read 3 bytes: the count first
     view.size = 2
+    view.data = b"\x10\x20"
     gc.collect()
     assert module.pf_sum(view) == 48
-    view.data = "A"  # a str is its UTF-8 bytes
     view.size = 1
+    view.data = "A"  # a str is its UTF-8 bytes
     gc.collect()
     assert module.pf_sum(view) == 65
     view.data = None
