@@ -243,12 +243,12 @@ def test_what_pointers_cannot_read_is_refused_in_the_same_words(capi):
         table[0:4:2]
     with pytest.raises(TypeError, match=r"^a Pointer index must be an integer, not str$"):
         table["1"]
-    with pytest.raises(TypeError, match=r"^a Pointer of type int \*\* has no elements Python can read$"):
-        capi.capi_rows()[0]
     with pytest.raises(TypeError, match=r"^capi_db is a handle of an opaque type: it has no elements to read$"):
         capi.capi_db_open(":memory:")[1][0]
-    with pytest.raises(TypeError, match=r"^a Pointer of type int \*\* has no elements Python can write$"):
-        capi.capi_rows()[0] = 1
+    rows = capi.capi_rows()  # int **: its elements are Pointers, read but not set
+    assert repr(rows[0]).startswith("<Pointer int * at ")
+    with pytest.raises(TypeError, match=r"^the elements of a Pointer of type int \*\* cannot be set from Python$"):
+        rows[0] = 1
     with pytest.raises(TypeError, match=r"^capi_db is a handle of an opaque type: it has no elements to write$"):
         capi.capi_db_open(":memory:")[1][0] = 1
 
@@ -400,6 +400,23 @@ def test_text_a_callable_is_given_with_its_length_is_that_many_bytes(capi):
     got.clear()
     assert capi.capi_numbers(capi.capi_number_cb(number), None) == 4  # through a closure
     assert got == [(b"42", 2), (b"k\0y", 3), (None, 0), (b"q", 2**64 - 1)]
+
+
+def test_the_elements_of_a_pointer_to_pointers_to_numbers_are_pointers(capi):
+    # vorbis_analysis_buffer's float ** is filled as C does, buffer[channel][i] = x; FLAC's decoder
+    # hands its samples as const FLAC__int32 *const buffer[]: neither was readable
+    channels = capi.capi_channels()
+    left, right = channels[0], channels[1]
+    assert repr(left).startswith("<Pointer double * at ") and channels[:2] == [left, right]
+    left[0:4] = [1, 2, 3, 4]
+    right[1] = 0.5
+    assert capi.capi_channels_sum() == 15.0 and right[:3] == [0.0, 0.5, 0.0]
+    with pytest.raises(TypeError, match=r"^the elements of a Pointer of type double \*\* cannot be set from Python$"):
+        channels[0] = None
+    got = []
+    assert capi.capi_planes(lambda planes, samples, user: got.append([planes[c][:samples] for c in (0, 1)]) or 7,
+                            None) == 7
+    assert got == [[[1, 2, 3], [4, 5, 6]]]
 
 
 def test_a_comparator_without_user_data_sorts(capi):

@@ -632,18 +632,20 @@ class PointerElements:
     characters: ``bytes`` up to the NUL, None for NULL), ``record`` (a pointer to
     a record with a class: a view of it, None for NULL; libxml2's XPath
     ``nodeTab``), ``handle`` (a pointer to an opaque type: its handle, None for
-    NULL).  C does not say how many elements there are: a slice needs its end,
+    NULL), ``pointer`` (a pointer to any of these, ``float **``: a ``Pointer`` of its
+    type, None for NULL).  C does not say how many elements there are: a slice needs its end,
     and reading past what C gave is undefined, as in C.  Pointers of other
-    types (to records Python has no class for, to pointers of other kinds)
-    have no elements to read.
+    types (to records Python has no class for, to function pointers) have no
+    elements to read.
     """
 
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
-    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string", "record", "handle"]
+    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string", "record", "handle", "pointer"]
     #: the C type an element is read as, one every backend spells: a cell type
     #: (:data:`CELL_TYPES`), ``unsigned char``, ``char *`` or (records, handles) ``void *``
     primitive: str
-    #: for ``enum``: the enum's key; for ``record`` and ``handle``: the class's record key
+    #: for ``enum``: the enum's key; for ``record`` and ``handle``: the class's record key; for
+    #: ``pointer``: the type of the Pointers read (a :attr:`pointer_type` of these too)
     key: str | None = None
     #: ``p[i] = v`` and ``p[start:stop] = values`` write the elements (numbers, enums as
     #: ints, characters): they are not ``const``

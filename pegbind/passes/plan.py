@@ -607,48 +607,64 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
 
     Only element types every backend can read: the arithmetic types of the
     cell classes (complex ones too), characters and ``void`` (bytes), enums with
-    a class, pointers to characters, to records with a class and to opaque types.
+    a class, pointers to characters, to records with a class, to opaque types and
+    to any of these (``float **``: Pointers).
     """
     cell_primitives = {primitive for _, primitive in CELL_TYPES}
     found: dict[str, PointerElements] = {}
     for ctype in pointers:
-        resolved = module.resolve(ctype)
-        if not isinstance(resolved, Pointer):
-            continue
-        text = pointer_type(module, ctype)
-        element = module.resolve(resolved.target)
-        if text in found:
-            # one type to Python whatever the qualifiers (see pointer_type): its elements may be
-            # set if C may set them through any pointer of that type
-            if not found[text].writable and not element.is_const and found[text].kind in _SETTABLE:
-                found[text] = replace(found[text], writable=True)
-            continue
-        enum = _enum_key(module, names, element)
-        primitive = integer_primitive(module, element, target)
-        if isinstance(element, Primitive) and element.is_floating:
-            primitive = element.name
-        # what C may write through the pointer, Python may: its elements are not const
-        writable = not element.is_const
-        if enum is not None and primitive in cell_primitives:
-            low, high = integer_range(module, element, target)
-            found[text] = PointerElements(text, "enum", primitive, enum, writable, low, high)
-        elif primitive in cell_primitives and enum is None and isinstance(element, Primitive):
-            kind: Literal["int", "bool", "float"] = (
-                "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
-            low, high = integer_range(module, element, target) if kind == "int" else (0, 0)
-            found[text] = PointerElements(text, kind, element.name, None, writable, low, high)
-        elif isinstance(element, Primitive) and element.is_complex and element.name in cell_primitives:
-            found[text] = PointerElements(text, "complex", element.name, None, writable)
-        elif isinstance(element, Primitive) and (element.name in _CHARS or element.is_void):
-            # p[i] a code, a slice bytes; the bytes of memory C hands over as void *, as its
-            # memcpy reads them (sqlite3_column_blob's, an MDB_val's mv_data), and as a
-            # callback fills a buffer C gives it (curl's read function, libpng's read_fn)
-            found[text] = PointerElements(text, "char", "unsigned char", None, writable, 0, 255)
-        elif isinstance(element, Pointer) and is_character(module, element.target):
-            found[text] = PointerElements(text, "string", "char *")
-        elif (item := pointer_item(module, names, element)) is not None and item[0] in ("handle", "record_ptr"):
-            found[text] = PointerElements(text, "handle" if item[0] == "handle" else "record", "void *", item[1])
+        _add_pointer_elements(module, target, names, ctype, found, cell_primitives)
     return tuple(found[text] for text in sorted(found))
+
+
+def _add_pointer_elements(module: Module, target: TargetInfo, names: dict, ctype: CType,
+                          found: dict[str, PointerElements], cell_primitives: set[str]) -> None:
+    """:func:`pointer_elements` of one pointer type ``ctype``, into ``found`` (by pointer type);
+    for a pointer to pointers whose own elements Python reads, those too."""
+    resolved = module.resolve(ctype)
+    if not isinstance(resolved, Pointer):
+        return
+    text = pointer_type(module, ctype)
+    element = module.resolve(resolved.target)
+    if text in found:
+        # one type to Python whatever the qualifiers (see pointer_type): its elements may be
+        # set if C may set them through any pointer of that type
+        if not found[text].writable and not element.is_const and found[text].kind in _SETTABLE:
+            found[text] = replace(found[text], writable=True)
+        return
+    enum = _enum_key(module, names, element)
+    primitive = integer_primitive(module, element, target)
+    if isinstance(element, Primitive) and element.is_floating:
+        primitive = element.name
+    # what C may write through the pointer, Python may: its elements are not const
+    writable = not element.is_const
+    if enum is not None and primitive in cell_primitives:
+        low, high = integer_range(module, element, target)
+        found[text] = PointerElements(text, "enum", primitive, enum, writable, low, high)
+    elif primitive in cell_primitives and enum is None and isinstance(element, Primitive):
+        kind: Literal["int", "bool", "float"] = (
+            "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
+        low, high = integer_range(module, element, target) if kind == "int" else (0, 0)
+        found[text] = PointerElements(text, kind, element.name, None, writable, low, high)
+    elif isinstance(element, Primitive) and element.is_complex and element.name in cell_primitives:
+        found[text] = PointerElements(text, "complex", element.name, None, writable)
+    elif isinstance(element, Primitive) and (element.name in _CHARS or element.is_void):
+        # p[i] a code, a slice bytes; the bytes of memory C hands over as void *, as its
+        # memcpy reads them (sqlite3_column_blob's, an MDB_val's mv_data), and as a
+        # callback fills a buffer C gives it (curl's read function, libpng's read_fn)
+        found[text] = PointerElements(text, "char", "unsigned char", None, writable, 0, 255)
+    elif isinstance(element, Pointer) and is_character(module, element.target):
+        found[text] = PointerElements(text, "string", "char *")
+    elif (item := pointer_item(module, names, element)) is not None and item[0] in ("handle", "record_ptr"):
+        found[text] = PointerElements(text, "handle" if item[0] == "handle" else "record", "void *", item[1])
+    elif isinstance(element, Pointer):
+        # a pointer to pointers to numbers (FLAC's const FLAC__int32 *const buffer[], what
+        # vorbis_analysis_buffer returns): each element a Pointer of its own type, read as C's
+        # buffer[channel][i] is, where that type's elements are read themselves
+        inner = pointer_type(module, element)
+        _add_pointer_elements(module, target, names, element, found, cell_primitives)
+        if inner in found:
+            found[text] = PointerElements(text, "pointer", "void *", inner)
 
 
 def rule_name(name: str | None, index: int) -> str:

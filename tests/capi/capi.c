@@ -530,6 +530,20 @@ size_t capi_feed(capi_sink sink, void *user) {
     return sink(data, 5, user);
 }
 
+static double capi_left[4], capi_right[4];
+static double *capi_both[2] = {capi_left, capi_right};
+double **capi_channels(void) { return capi_both; }
+double capi_channels_sum(void) {
+    double s = 0;
+    for (int i = 0; i < 4; i++) s += capi_left[i] + 10 * capi_right[i];
+    return s;
+}
+int capi_planes(capi_planes_cb write, void *user) {
+    static const int left[3] = {1, 2, 3}, right[3] = {4, 5, 6};
+    const int *const planes[2] = {left, right};
+    return write(planes, 3, user);
+}
+
 int capi_numbers(capi_number_cb number, void *ctx) {
     return number(ctx, "42, SECRET", 2) + number(ctx, "k\0y", 3) + number(ctx, NULL, 0) + number(ctx, "q", (size_t)-1);
 }

@@ -170,6 +170,15 @@ size_t capi_write_out(capi_writer write, void *user);
    the sum of what it returned. */
 typedef int (*capi_number_cb)(void *ctx, const char *numberVal, size_t numberLen);
 int capi_numbers(capi_number_cb number, void *ctx);
+/* Pointers to pointers to numbers, as libvorbis's vorbis_analysis_buffer returns a float ** to
+   fill channel by channel, and FLAC's decoder gives its write callback const int32_t *const
+   buffer[]: two channels of four doubles (their sum, each weighted by 1 + 10 * channel), and
+   two channels of three ints handed to a callable. (Doubles, not floats: a float * C writes
+   would let the const float * of capi_offer be written too, see the README.) */
+double **capi_channels(void);
+double capi_channels_sum(void);
+typedef int (*capi_planes_cb)(const int *const planes[], unsigned samples, void *user);
+int capi_planes(capi_planes_cb write, void *user);
 /* Arrays of numbers by pointer, as FFTW's fftw_complex * (typedef double fftw_complex[2]):
    the sum of 10 * re + im over n of them, and each scaled by k. */
 typedef double capi_cplx[2];

@@ -1824,7 +1824,7 @@ def _pb_read_elements(pointer, element, start, count, owner):
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
         return [None if value == _NULL else _string(value) for value in values]
-    if kind == "record" or kind == "handle":
+    if kind == "record" or kind == "handle" or kind == "pointer":
         return [None if value == _NULL else members(value, owner) for value in values]
     if kind == "enum":
         return [members.get(value, value) for value in values]

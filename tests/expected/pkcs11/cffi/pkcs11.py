@@ -5758,6 +5758,7 @@ _pb_elements = {
     'unsigned char **': ('string', _pb_typeof('char * *'), None),
     'unsigned long *': ('int', _pb_typeof('unsigned long *'), None),
     'void *': ('char', _pb_typeof('unsigned char *'), None),
+    'void **': ('pointer', _pb_typeof('void * *'), lambda pointer, owner: _pb_pointer(pointer, 'void *', owner)),
 }
 
 #: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
@@ -5769,6 +5770,7 @@ _pb_element_limits = {
     'unsigned char **': ('string', False, 0, 0),
     'unsigned long *': ('int', True, 0, 18446744073709551615),
     'void *': ('char', True, 0, 255),
+    'void **': ('pointer', False, 0, 0),
 }
 
 
@@ -5782,7 +5784,7 @@ def _pb_read_elements(pointer, element, start, count, owner):
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
         return [None if value == _NULL else _string(value) for value in values]
-    if kind == "record" or kind == "handle":
+    if kind == "record" or kind == "handle" or kind == "pointer":
         return [None if value == _NULL else members(value, owner) for value in values]
     if kind == "enum":
         return [members.get(value, value) for value in values]

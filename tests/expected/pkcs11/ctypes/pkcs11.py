@@ -4423,6 +4423,7 @@ _pb_elements = {
     'unsigned char **': ('string', _ct.POINTER(_ct.c_char_p), None),
     'unsigned long *': ('int', _ct.POINTER(_ct.c_uint64), None),
     'void *': ('char', _ct.POINTER(_ct.c_uint8), None),
+    'void **': ('pointer', _ct.POINTER(_ct.c_void_p), lambda address, owner: _pb_pointer(address, 'void *', owner)),
 }
 
 #: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
@@ -4434,6 +4435,7 @@ _pb_element_limits = {
     'unsigned char **': ('string', False, 0, 0),
     'unsigned long *': ('int', True, 0, 18446744073709551615),
     'void *': ('char', True, 0, 255),
+    'void **': ('pointer', False, 0, 0),
 }
 
 
@@ -4447,7 +4449,7 @@ def _pb_read_elements(pointer, element, start, count, owner):
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":
         return [members.get(value, value) for value in values]
-    if kind == "record" or kind == "handle":
+    if kind == "record" or kind == "handle" or kind == "pointer":
         return [members(value, owner) for value in values]
     if kind == "complex":
         return [_pb_complex_of(value) for value in values]

@@ -1105,7 +1105,7 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 
 
 # What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
-_pb_element_types = frozenset({'char *', 'struct CK_FUNCTION_LIST **', 'struct CK_INTERFACE **', 'unsigned char *', 'unsigned char **', 'unsigned long *', 'void *'})
+_pb_element_types = frozenset({'char *', 'struct CK_FUNCTION_LIST **', 'struct CK_INTERFACE **', 'unsigned char *', 'unsigned char **', 'unsigned long *', 'void *', 'void **'})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count, object owner):
@@ -1126,6 +1126,8 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
         return [(<unsigned long *>ptr)[i] for i in range(start, start + count)]
     if ctype == 'void *':
         return PyBytes_FromStringAndSize(<char *>ptr + start, count)
+    if ctype == 'void **':
+        return [_pb_make_pointer((<void **>ptr)[i], 'void *', owner) for i in range(start, start + count)]
     return None
 
 
@@ -1138,6 +1140,7 @@ _pb_element_limits = {
     'unsigned char **': ('string', False, 0, 0),
     'unsigned long *': ('int', True, 0, 18446744073709551615),
     'void *': ('char', True, 0, 255),
+    'void **': ('pointer', False, 0, 0),
 }
 
 

@@ -1716,7 +1716,7 @@ def _pb_read_elements(pointer, element, start, count, owner):
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":
         return [members.get(value, value) for value in values]
-    if kind == "record" or kind == "handle":
+    if kind == "record" or kind == "handle" or kind == "pointer":
         return [members(value, owner) for value in values]
     if kind == "complex":
         return [_pb_complex_of(value) for value in values]
