@@ -541,6 +541,13 @@ def test_addresses_the_header_defines_are_objects_of_their_types(capi):
     assert capi.capi_take_text(text, capi.CAPI_STATIC) == 0 and capi.capi_taken() == text
     assert type(capi.CAPI_MAP_FAILED) is capi.Pointer and int(capi.CAPI_MAP_FAILED) == 2**64 - 1
     assert capi.capi_map(1) == capi.CAPI_MAP_FAILED and capi.capi_map(0) != capi.CAPI_MAP_FAILED
+    # an address, never read through: reading at (void *)-1 (libtcc's TCC_RELOCATE_AUTO is 1) crashed
+    for index in (0, slice(0, 1)):
+        with pytest.raises(IndexError, match=r"^index 0 is outside the 0 elements C gave with this Pointer of type "
+                                             r"void \*$"):
+            capi.CAPI_MAP_FAILED[index]
+        with pytest.raises(IndexError, match=r"^index 0 is outside the 0 elements C gave with this Pointer"):
+            capi.CAPI_MAP_FAILED[index] = b"x"
 
 
 def test_a_callable_whose_parameter_is_declared_as_an_array_gets_a_pointer(capi):

@@ -741,7 +741,10 @@ class CythonWrappers:
 
     def made_constant(self, kind: str, key: str | None, ctype: str, address: int) -> str:
         """A constant that is an integer cast to a pointer type (see
-        :func:`~pegbind.emit.common.pointer_constants`), made at import as a result is."""
+        :func:`~pegbind.emit.common.pointer_constants`), made at import as a result is: a
+        ``Pointer`` with no elements to read or write (``MAP_FAILED``, libtcc's ``(void *)1``)."""
+        if kind == "pointer":
+            return f"_pb_counted_pointer(<void *><size_t>{address:#x}, {ctype!r}, 0)"
         return self.pointer_value(kind, key, ctype, f"<size_t>{address:#x}", "None")
 
     def pointer_value(self, kind: str, key: str | None, ctype: str, value: str, owner: str) -> str:
