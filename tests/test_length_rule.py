@@ -33,6 +33,9 @@ from pegbind.passes.plan import counts_of, length_unit
     ("blob", "blobSize", "bytes"),
     ("ptr", "buffer_size", "items"),  # a stem naming no other parameter is given the benefit of the doubt,
     ("pcm", "frame_size", "items"),  # counted in items: opus's frame_size counts samples of pcm
+    ("in", "in_nbytes", "bytes"),  # libdeflate
+    ("out", "out_nbytes_avail", "bytes"),  # the room left in out: its capacity
+    ("dst", "dstLenAvail", "items"),
 ])
 def test_names_that_state_a_length(pointer, length, unit):
     assert length_unit(pointer, length, frozenset({pointer, length})) == unit
@@ -114,3 +117,34 @@ def test_the_buffer_a_length_apart_from_it_is_named_after(length, stem, unit):
 
     found, found_unit = _stem_and_unit(length)
     assert found == stem and (stem is None or found_unit == unit)
+
+
+def _plan_of(tmp_path, text):
+    from pegbind.config import BindingConfig
+    from pegbind.passes import run_passes
+    from pegbind.passes.callplan import plan_call
+    from pegbind.pipeline import read_binding
+
+    header = tmp_path / "t.h"
+    header.write_text(text)
+    config = BindingConfig(name="t", headers=(header,))
+    read = read_binding(config)
+    binding = run_passes(read.module, config, read.target)
+    return {f.function.name: plan_call(read.module, read.target, f) for f in binding.functions}
+
+
+def test_a_size_of_items_larger_than_a_byte_is_held_to_items(tmp_path):
+    # utf8proc_decompose(..., int32_t *buffer, bufsize): bufsize counts code points, and a buffer of
+    # bufsize bytes was written four times past; a size named in bytes, or of bytes, stays bytes
+    from pegbind.passes.callplan import CheckLength
+
+    functions = _plan_of(tmp_path, "#include <stdint.h>\n#include <stddef.h>\n"
+                                   "int dec(int32_t *buffer, ptrdiff_t bufsize);\n"
+                                   "int bytes_of(int32_t *buffer, size_t buffer_nbytes);\n"
+                                   "int raw(void *buffer, size_t bufsize);\n"
+                                   "int text(uint8_t *out, size_t out_size);\n")
+    items = {}
+    for name, plan in functions.items():
+        (check,) = [s for s in plan.steps if isinstance(s, CheckLength)]
+        items[name] = check.item_size
+    assert items == {"dec": 4, "bytes_of": 1, "raw": 1, "text": 1}

@@ -182,6 +182,16 @@ def test_a_record_class_goes_by_a_typedef_of_a_pointer_to_it_last(tmp_path):
     assert not [d.message for d in binding.diagnostics if "is bound as" in d.message]
 
 
+def test_a_packet_and_its_bytes_are_characters_and_their_count(tmp_path):
+    # libogg's ogg_packet { unsigned char *packet; long bytes; ... }: the 30 bytes of a Vorbis header
+    # read as 7, to the first NUL, and a count past what was set was taken (a crash in packetin)
+    binding = plan(tmp_path, "typedef struct { unsigned char *packet; long bytes; long b_o_s; } pkt;\n"
+                             "typedef struct { char *payload; int bytes; } msg;\nvoid use(pkt *p, msg *m);\n")
+    fields = {(r.py_name, f.py_name): (f.length_member, f.counts) for r in binding.records for f in r.fields}
+    assert fields[("pkt", "packet")] == ("bytes", ()) and fields[("pkt", "bytes")] == ("", ("packet", "packet"))
+    assert fields[("msg", "payload")][0] == "bytes" and fields[("pkt", "b_o_s")] == ("", ())
+
+
 def test_handles_counted_by_any_length_beside_them_are_a_list_not_one_given_back(tmp_path):
     # LLVM's C API: each count is named otherwise; taken for one handle C gives back, C read that
     # many from one cell (LLVMConstVector(vals, 2) crashed)

@@ -711,7 +711,7 @@ _COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "items"
 _COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count", "_cnt", "Cnt", "_capacity", "Capacity")
 #: ... and names that state a size in bytes.
 _SIZE_NAMES = ("size", "nbytes")
-_SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes")
+_SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes", "_nbytes", "NBytes", "Nbytes")
 
 
 def length_unit(pointer: str | None, length: str | None, others: frozenset[str] = frozenset()
@@ -725,12 +725,15 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     ``buf`` or ``buffer``, ``iovcnt``) count items of the pointed-to
     type (where the items are larger than a byte, a capacity in bytes is held to the stricter count); ``size``,
     ``nbytes``, a name ending in
-    ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
-    ``size`` count bytes (the same for ``void`` and character pointers), except a
+    ``_size``/``Size``/``_bytes``/``Bytes``/``_nbytes``, or the pointer's name followed by
+    ``size`` count bytes (the same for ``void`` and character pointers; a parameter's
+    size not named in bytes of larger items is held to items, see :func:`_stricter_unit`), except a
     ``_size``/``Size`` name that does not start as the pointer's (opus's ``pcm,
     frame_size``, in samples), which counts items, the stricter reading.  Any
     other name states no length: ``nArg`` after ``zFunctionName``, ``flags``,
-    ``mode``, ``c`` after ``memset``'s ``s``, ``maxlen`` (a bound, not a length).
+    ``mode``, ``c`` after ``memset``'s ``s``, ``maxlen`` (a bound, not a length); but a
+    name made of the pointer's and a length, then ``_avail`` (libdeflate's
+    ``out_nbytes_avail``), is the room C has there, a length too.
     Nor does a name whose stem is another parameter of the function (``others``), or
     starts another's name where it does not start the pointer's: liblzma's ``out_size``
     after ``size_t *out_pos`` is the size of ``out``, brotli's ``encoded_size`` after
@@ -738,6 +741,9 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     """
     if not pointer or not length:
         return None
+    if length.startswith(pointer) and length.endswith(_ROOM_ENDINGS):
+        # the room left in it (libdeflate's out, out_nbytes_avail): its capacity, as a length
+        length = length[: -len(next(e for e in _ROOM_ENDINGS if length.endswith(e)))]
     own = length[len(pointer):].lower() if length.startswith(pointer) and length != pointer else ""
     for cut in range(len(pointer) - 1, 2, -1) if not own else ():
         # the pointer's name shortened (jansson's json_loadb(buffer, buflen)), at least 3 letters
@@ -762,6 +768,9 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         return "items"
     return None
 
+
+#: what may end the name of a length named after its pointer, saying it is the room C has there
+_ROOM_ENDINGS = ("_avail", "Avail", "_available", "Available")
 
 #: what follows the pointer's name in the name of its length, in items (but ``size``, in bytes)
 _OWN_SUFFIXES = frozenset({"len", "length", "count", "cnt", "_len", "cap", "_cap", "capacity", "size", "_size"})
@@ -842,7 +851,7 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             # room it has, then sets to what it wrote); counted in items, the stricter
             unit = "items"
         if unit is not None:
-            found[length.index] = ((pointer.index,), unit)
+            found[length.index] = ((pointer.index,), _stricter_unit(module, pointer, length.c_name, unit))
     # A copy's destination too: memcpy's and strncpy's ``dest, src, n``, PQescapeString's ``to,
     # from, length`` (a shorter ``dest`` was written past).  Text as above: strncpy reads ``src``
     # only up to its NUL, whatever ``n`` is.
@@ -865,7 +874,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     for length in params:
         owner = None if length.index in found else _named_owner(module, params, explicit, length, bounded)
         if owner is not None:
-            found[length.index] = ((owner,), _stem_and_unit(length.c_name)[1])
+            found[length.index] = ((owner,), _stricter_unit(module, params[owner], length.c_name,
+                                                            _stem_and_unit(length.c_name)[1]))
             bounded.add(owner)
     # A length named only as one, right before the data it measures and after no buffer it
     # could be another's: nettle's ``size_t length, uint8_t *dst, const uint8_t *src`` (every
@@ -943,6 +953,20 @@ def _names_another(pointer: str | None, length: str | None) -> bool:
     one pair; libarchive's ``_filename, _block_size`` is not)."""
     stem, _ = _stem_and_unit(length)
     return stem is not None and not (pointer or "").lstrip("_").lower().startswith(stem.lstrip("_").lower())
+
+
+def _stricter_unit(module: Module, pointer: ParamBinding, length: str | None,
+                   unit: Literal["bytes", "items"]) -> Literal["bytes", "items"]:
+    """``unit``, or ``items`` for a size a parameter's name does not say is in bytes (``bufsize``,
+    ``out_size``; not ``nbytes``, ``in_bytes``) of a buffer of items larger than a byte: held to
+    the stricter reading, as a capacity is (utf8proc's ``int32_t *buffer, bufsize`` counts code
+    points, and C wrote four times what a buffer of ``bufsize`` bytes held)."""
+    if unit != "bytes" or (length or "").lower().endswith("bytes"):
+        return unit
+    element = module.resolve(pointer.element) if pointer.element is not None else None
+    if element is None or (isinstance(element, Primitive) and (element.is_void or element.name in _CHARS)):
+        return unit
+    return "items"
 
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:
@@ -1828,9 +1852,9 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
 #: what the rest of a character pointer member's name is, once the start it shares with
 #: its length member is taken off (``dptr``/``dsize``, ``mv_data``/``mv_size``, ``str``/``len``)
 _DATA_WORDS = frozenset({"", "ptr", "p", "data", "buf", "buffer", "str", "string", "s", "text", "bytes", "chars",
-                         "val", "value", "mem", "base"})
+                         "val", "value", "mem", "base", "packet", "payload"})
 #: ... and the rest of the length member's name
-_LENGTH_WORDS = frozenset({"size", "sz", "len", "length", "n", "nbytes", "count", "cnt"})
+_LENGTH_WORDS = frozenset({"size", "sz", "len", "length", "n", "nbytes", "bytes", "count", "cnt"})
 
 
 def _states_length_of(pointer: str, length: str) -> bool:
