@@ -76,7 +76,7 @@ def test_numbers_and_objects_with_complex_are_taken(cplx):
     ("1+2j", TypeError, r"^argument 1 \(a\) must be a complex number, not str$"),
     (None, TypeError, r"^argument 1 \(a\) must be a complex number, not NoneType$"),
     ([1, 2], TypeError, r"^argument 1 \(a\) must be a complex number, not list$"),
-    (10 ** 400, OverflowError, r"^int too large to convert to float$"),
+    (10 ** 400, OverflowError, r"^argument 1 \(a\): int too large to convert to float$"),
 ])
 def test_what_is_no_complex_number_raises_the_same_error_everywhere(cplx, value, error, message):
     with pytest.raises(error, match=message):

@@ -179,6 +179,7 @@ def test_a_wrong_argument_is_named_in_every_backend(targets):
         "conf_checksum(17, 3)": "TypeError: argument 1 (data) must be a contiguous buffer or a cell, not int",
         "conf_point_dot(1, None)": "TypeError: argument 1 (a) must be conf_point or None, not int",
         "conf_echo_double('x')": "TypeError: argument 1 (v) must be a real number, not str",
+        "conf_echo_double(2**1024)": "OverflowError: argument 1 (v): int too large to convert to float",
         "pickle.dumps(conf_point())": "TypeError: cannot pickle or copy conf_point objects",
         "info.samples = [70000, 0, 0, 0]": "OverflowError: conf_info.samples items: 70000 is out of range [0, 65535]",
     }

@@ -110,7 +110,10 @@ def _pb_float(value, what):
     kind = type(value)
     if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
         raise TypeError(f"{what} must be a real number, not {kind.__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError as error:  # an int past a double's range: say which argument it was
+        raise OverflowError(f"{what}: {error}") from None
 
 
 def _pb_complex(value, what):
@@ -120,7 +123,10 @@ def _pb_complex(value, what):
         return value
     if not (hasattr(kind, "__complex__") or hasattr(kind, "__float__") or hasattr(kind, "__index__")):
         raise TypeError(f"{what} must be a complex number, not {kind.__name__}")
-    return complex(value)
+    try:
+        return complex(value)
+    except OverflowError as error:
+        raise OverflowError(f"{what}: {error}") from None
 
 
 def _pb_buffer_of(value, what, writable, wanted=None):
