@@ -1180,6 +1180,25 @@ def owned(request, capi_library, tmp_path_factory, repo_root):
     return import_from(out, name)
 
 
+def test_characters_returned_with_their_length_in_a_cell_are_that_many_bytes(capi):
+    # lua_tolstring(L, i, size_t *len) on "he\0llo" gave b"he"; leveldb_get's value, with no NUL
+    # after it, read on into the heap
+    length = capi.c_size_t()
+    assert capi.capi_value_of(0, length) == b"he\0llo" and length.value == 6
+    assert capi.capi_value_of(1, length) == b"plain" and length.value == 5
+    raw = bytearray(8)  # any buffer of the cell's size holds the length as a cell does
+    assert capi.capi_value_of(0, raw) == b"he\0llo" and raw == (6).to_bytes(8, sys.byteorder)
+    assert capi.capi_value_of(0, None) == b"he"  # no cell given: no length known, read to the NUL
+    assert capi.capi_value_of(2, length) is None
+
+
+def test_characters_the_caller_frees_with_their_length_in_a_cell_are_that_many_bytes(owned):
+    # returned to the caller, who frees it (g_base64_decode): copied to its length, then freed
+    n = owned.c_int()
+    assert owned.capi_decoded("a.b", n) == b"a\0b" and n.value == 3
+    assert owned.capi_decoded("", n) == b"" and n.value == 0
+
+
 def test_characters_a_member_points_at_are_text_by_default(capi):
     bitmap = capi.capi_bitmap()
     capi.capi_render(bitmap)

@@ -148,3 +148,25 @@ def test_a_size_of_items_larger_than_a_byte_is_held_to_items(tmp_path):
         (check,) = [s for s in plan.steps if isinstance(s, CheckLength)]
         items[name] = check.item_size
     assert items == {"dec": 4, "bytes_of": 1, "raw": 1, "text": 1}
+
+
+def test_characters_returned_take_the_length_c_writes_to_a_cell_named_as_one(tmp_path):
+    # lua_tolstring(L, i, size_t *len), leveldb_get's size_t *vallen; not a cell the config gives a
+    # role: libxml2's xmlSplitQName3(name, int *len) writes the length of the prefix there
+    from pegbind.config import BindingConfig, FunctionRule, parse_role
+    from pegbind.passes import run_passes
+    from pegbind.pipeline import read_binding
+
+    header = tmp_path / "t.h"
+    header.write_text("#include <stddef.h>\n"
+                      "const char *tolstring(void *L, int idx, size_t *len);\n"
+                      "char *get(const char *key, size_t keylen, size_t *vallen, char **errptr);\n"
+                      "const unsigned char *split(const unsigned char *name, int *len);\n"
+                      "const char *two(size_t *len, size_t *size);\n"
+                      "const char *named(int *flags);\n")
+    rule = FunctionRule("split", params={"len": parse_role("in")})
+    for rules, split in (((), 1), ((rule,), None)):
+        config = BindingConfig(name="t", headers=(header,), functions=rules)
+        read = read_binding(config)
+        found = {f.function.name: f.ret.length_param for f in run_passes(read.module, config, read.target).functions}
+        assert found == {"tolstring": 2, "get": 2, "split": split, "two": None, "named": None}

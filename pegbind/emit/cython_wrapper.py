@@ -779,6 +779,13 @@ class CythonWrappers:
 
     def convert_return(self, step: ConvertReturn, w: _Wrapping) -> str:
         r, owner, library = w.f.ret, w.owner, w.library
+        if step.length is not None:  # characters C wrote the length of to a cell the call was given
+            _, s, (size, signed) = step.length
+            text = f"_pb_ret = _pb_counted_result(<const char *>_pb_r, <void *>{s.arg}, {size}, {signed})\n"
+            if r.owner is None:
+                return text
+            return text + (f"if _pb_r != NULL:\n"
+                           f"    _pb_release_{r.owner}({self._freer(r.owner, library)}, <void *>_pb_r)\n")
         if r.owner is not None:
             return self.owned(r.kind, r.record_key, r.pointer_type, "_pb_r", owner, r.owner, "_pb_ret", library) + "\n"
         if r.kind in ("int", "bool", "float", "complex"):

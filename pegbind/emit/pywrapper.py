@@ -783,6 +783,12 @@ class WrapperWriter(ABC):
                     out += [f"if {self.freer(name)} is None:", f"    raise AttributeError({missing})"]
                 case Disown(param=p):
                     out.append(f"_pb_disown({p.py_name})")
+                case ConvertReturn(length=(cell, _, (size, signed))):
+                    # characters C wrote the length of to the cell the call was given (if it was one)
+                    out.append(f"_pb_ret = _pb_counted_text(_pb_r, _pb_stated({cell.py_name}, {size}, {signed}))")
+                    if f.ret.owner is not None:
+                        out += ["if _pb_ret is not None:", f"    {self.freer(f.ret.owner)}(_pb_r)"]
+                    results.append("_pb_ret")
                 case ConvertReturn():
                     if f.ret.owner is not None:
                         lines, _ = self.owned(f.ret.kind, f.ret.record_key, f.ret.pointer_type, "_pb_r", owner,

@@ -310,6 +310,10 @@ class ReturnBinding:
     record_key: str | None = None  #: as :attr:`ParamBinding.record_key`
     pointer_type: str = ""  #: as :attr:`ParamBinding.pointer_type`
     owner: str | None = None  #: as :attr:`ParamBinding.owner`, for the result (config ``returns``)
+    #: for a ``string`` result: the parameter (its index) of an integer cell C writes its length
+    #: to (``lua_tolstring``'s ``size_t *len``, ``leveldb_get``'s ``size_t *vallen``): it reads as
+    #: that many bytes, NULs and all, where the call was given a cell there (else to its NUL)
+    length_param: int | None = None
 
 
 @frozen_dataclass()

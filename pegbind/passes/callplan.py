@@ -293,6 +293,10 @@ class CopyBack:
 class ConvertReturn:
     """The C result made the Python value ``_pb_ret``."""
 
+    #: a ``string`` result's length, written by C to a cell the call was given (see
+    #: :attr:`~pegbind.passes.binding.ReturnBinding.length_param`): that parameter, its slot, and
+    #: the (bytes, signed) of the cell's integer
+    length: tuple[ParamBinding, Slot, tuple[int, bool]] | None = None
     kind: Literal["convert_return"] = "convert_return"
 
 
@@ -486,7 +490,13 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         if p.role.role == "in-array" and p.kind == "record" and not _points_to_const(module, p.ctype)
     ]
     if f.returns_value:
-        steps.append(ConvertReturn())
+        written: tuple[ParamBinding, Slot, tuple[int, bool]] | None = None
+        if f.ret.length_param is not None:
+            cell = params[f.ret.length_param]
+            assert cell.element is not None
+            signed = integer_range(module, cell.element, target)[0] < 0
+            written = (cell, slots[cell.index], (element_size(module, target, cell.element), signed))
+        steps.append(ConvertReturn(written))
     by_param = {out.param.index: out for out in buffers}
     steps += [CollectOutput(p, slots[p.index], by_param.get(p.index)) for p in f.outputs]
 

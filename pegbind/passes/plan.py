@@ -955,6 +955,27 @@ def _names_another(pointer: str | None, length: str | None) -> bool:
     return stem is not None and not (pointer or "").lstrip("_").lower().startswith(stem.lstrip("_").lower())
 
 
+def _result_length(params: list[ParamBinding], explicit: set[str]) -> int | None:
+    """The parameter a function returning characters writes their length to, by its name: the one
+    integer cell the caller passes whose name ends as a length's (``len``, ``vallen``,
+    ``out_len``, ``outlength``, ``size``, ``nbytes``; then perhaps ``p`` or ``_ptr``), which C
+    may write (lua_tolstring's ``size_t *len``; GEOS's WKB writer's ``size_t *size``), and which
+    the config gives no role (libxml2's xmlSplitQName3 writes the length of a prefix to its
+    ``len``: ``len = "in"`` says so)."""
+    found = []
+    for p in params:
+        if (p.role.role != "in" or p.kind != "writable_buffer" or p.cell_tag[:1] not in ("i", "u")
+                or rule_name(p.c_name, p.index) in explicit):
+            continue
+        name = (p.c_name or "").lower()
+        for pointer_ending in ("_ptr", "ptr", "_p", "p", ""):
+            stem = name[: len(name) - len(pointer_ending)] if name.endswith(pointer_ending) else ""
+            if stem.endswith(("len", "length", "size", "bytes")):
+                found.append(p.index)
+                break
+    return found[0] if len(found) == 1 else None
+
+
 def _stricter_unit(module: Module, pointer: ParamBinding, length: str | None,
                    unit: Literal["bytes", "items"]) -> Literal["bytes", "items"]:
     """``unit``, or ``items`` for a size a parameter's name does not say is in bytes (``bufsize``,
@@ -1475,7 +1496,8 @@ def plan_function(
         tuple(params),
         ReturnBinding(function.ret, ret_kind, ret_key,  # type: ignore[arg-type]
                       pointer_type(module, function.ret) if ret_kind in ("pointer", "function_pointer") else "",
-                      returns_owner[0] if returns_owner is not None else None),
+                      returns_owner[0] if returns_owner is not None else None,
+                      _result_length(params, set(roles)) if ret_kind == "string" else None),
         check,
         release_gil,
         min_bytes if release_gil else 0,

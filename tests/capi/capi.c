@@ -530,6 +530,25 @@ size_t capi_feed(capi_sink sink, void *user) {
     return sink(data, 5, user);
 }
 
+const char *capi_value_of(int which, size_t *len) {
+    static const char data[7] = {'h', 'e', 0, 'l', 'l', 'o', 'X'};  /* no NUL after the six */
+    static const char *const texts[2] = {data, "plain"};
+    if (which < 0 || which > 1)
+        return NULL;
+    if (len)
+        *len = which ? 5 : 6;
+    return texts[which];
+}
+unsigned char *capi_decoded(const char *text, int *out_len) {
+    size_t n = strlen(text);
+    unsigned char *out = malloc(n + 2);
+    for (size_t i = 0; i < n; i++) out[i] = (unsigned char)(text[i] == '.' ? 0 : text[i]);
+    out[n] = '!';
+    out[n + 1] = 0;
+    *out_len = (int)n;
+    return out;
+}
+
 static double capi_left[4], capi_right[4];
 static double *capi_both[2] = {capi_left, capi_right};
 double **capi_channels(void) { return capi_both; }

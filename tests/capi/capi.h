@@ -175,6 +175,11 @@ int capi_numbers(capi_number_cb number, void *ctx);
    buffer[]: two channels of four doubles (their sum, each weighted by 1 + 10 * channel), and
    two channels of three ints handed to a callable. (Doubles, not floats: a float * C writes
    would let the const float * of capi_offer be written too, see the README.) */
+/* Characters returned with their length written to a cell, as lua_tolstring's size_t *len and
+   leveldb_get's size_t *vallen: "he\0llo" (6), with no NUL after it in capi_value_of; and one the
+   caller frees (free), as g_base64_decode's gsize *out_len. */
+const char *capi_value_of(int which, size_t *len);
+unsigned char *capi_decoded(const char *text, int *out_len);
 double **capi_channels(void);
 double capi_channels_sum(void);
 typedef int (*capi_planes_cb)(const int *const planes[], unsigned samples, void *user);

@@ -310,7 +310,8 @@ class CtypesWriter(WrapperWriter):
         return f"_ct.addressof({s.struct})"
 
     def direct(self, f: FunctionBinding) -> bool:
-        return f.ret.kind in ("int", "bool", "float", "string", "void")
+        # c_char_p gives bytes to the NUL: not a string whose length C states
+        return f.ret.kind in ("int", "bool", "float", "void") or (f.ret.kind == "string" and f.ret.length_param is None)
 
     # ---- prototypes ------------------------------------------------------
 
@@ -327,8 +328,10 @@ class CtypesWriter(WrapperWriter):
         return "_ct.c_void_p"
 
     def restype(self, f: FunctionBinding) -> str:
-        if f.ret.kind == "handle" or f.ret.owner is not None:
-            return "_ct.c_void_p"  # an owned string comes as its address: it is freed after the copy
+        if f.ret.kind == "handle" or f.ret.owner is not None or f.ret.length_param is not None:
+            # an owned string comes as its address: it is freed after the copy; one C states the
+            # length of (ReturnBinding.length_param) is read to that length, not to a NUL
+            return "_ct.c_void_p"
         return self.speller.restype(f)
 
     def prototype(self, f: FunctionBinding) -> str:

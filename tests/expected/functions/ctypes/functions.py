@@ -1341,11 +1341,14 @@ def _pb_view(cls, struct):
 
 
 def _pb_counted_text(address, count):
-    """The bytes of a callback's ``const char *`` argument C gives with their count (NULs and
-    all; a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL."""
+    """The bytes of characters C gives with their count (a callback's ``const char *`` argument, a
+    result whose length C writes to a cell): NULs and all; a count no object can hold, -1 or
+    (size_t)-1, or None (not known) says nothing: up to the NUL. None for NULL."""
     if not address:
         return None
-    return _ct.string_at(address, count) if 0 <= count <= _sys.maxsize else _ct.string_at(address)
+    if count is not None and 0 <= count <= _sys.maxsize:
+        return _ct.string_at(address, count)
+    return _ct.string_at(address)
 
 
 def _pb_view_at(cls, struct_type, address, owner):

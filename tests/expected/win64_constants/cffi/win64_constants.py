@@ -1202,11 +1202,14 @@ def _pb_view(cls, pointer, owner):
 
 
 def _pb_counted_text(pointer, count):
-    """The bytes of a callback's ``const char *`` argument C gives with their count (NULs and
-    all; a count no object can hold, -1 or (size_t)-1, says nothing: up to the NUL), None for NULL."""
+    """The bytes of characters C gives with their count (a callback's ``const char *`` argument, a
+    result whose length C writes to a cell): NULs and all; a count no object can hold, -1 or
+    (size_t)-1, or None (not known) says nothing: up to the NUL. None for NULL."""
     if pointer == _NULL:
         return None
-    return _ffi.unpack(pointer, count) if 0 <= count <= _sys.maxsize else _string(pointer)
+    if count is not None and 0 <= count <= _sys.maxsize:
+        return _ffi.buffer(pointer, count)[:]
+    return _string(_ffi.cast("char *", pointer))
 
 
 def _pb_view_at(cls, pointer, owner):
