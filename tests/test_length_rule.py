@@ -170,3 +170,13 @@ def test_characters_returned_take_the_length_c_writes_to_a_cell_named_as_one(tmp
         read = read_binding(config)
         found = {f.function.name: f.ret.length_param for f in run_passes(read.module, config, read.target).functions}
         assert found == {"tolstring": 2, "get": 2, "split": split, "two": None, "named": None}
+
+
+def test_a_size_after_a_record_is_no_count_of_records():
+    # json-c's lh_table_resize(struct lh_table *t, int new_size) was taken for a list of tables
+    # counted by new_size: a size says how large, a count how many
+    from pegbind.passes.plan import _counts_records
+
+    assert not _counts_records("t", "new_size", ("t", "new_size"))
+    assert not _counts_records("addr", "addrlen", ("addr", "addrlen"))
+    assert _counts_records("fds", "nfds", ("fds", "nfds")) and _counts_records("iov", "count", ("iov", "count"))

@@ -1142,11 +1142,12 @@ def counts_of(pointer: str | None, count: str | None) -> bool:
 def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> bool:
     """Whether ``count``, right after the pointer to records ``pointer``, is named as their
     count: by :func:`counts_of`, or by :func:`length_unit` with a name that says count, not
-    length (connect's ``__len`` and accept's ``addrlen`` are the byte size of a sockaddr)."""
+    length (connect's ``__len`` and accept's ``addrlen`` are the byte size of a sockaddr) nor
+    size (json-c's ``lh_table_resize(struct lh_table *t, int new_size)`` resizes one table)."""
     if counts_of(pointer, count):
         return True
     return (length_unit(pointer, count, frozenset(others)) == "items"
-            and not count.lstrip("_").lower().endswith(("len", "length")))
+            and not count.lstrip("_").lower().endswith(("len", "length", "size")))
 
 
 def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> bool:
