@@ -181,6 +181,9 @@ def test_a_length_of_all_ones_the_library_names_reads_to_the_nul(capi):
     assert capi.capi_strlen(capi.CAPI_VERSION) == 5  # the module's own string constant goes back
     with pytest.raises(ValueError, match=r"^argument 1 \(s\) must not contain a NUL character$"):
         capi.capi_strlen("a\0b")
+    # told how many to read (json_stringn, yajl_gen_string), C reads NULs too: a str may hold them
+    assert capi.capi_text_length("a\0b", 3) == 3
+    assert capi.capi_nuls("a\0b\0", 4) == 2 and capi.capi_nuls("\0\0", 1) == 1
 
 
 def test_char_pointer_out_parameters_give_bytes(capi):

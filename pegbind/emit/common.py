@@ -186,6 +186,15 @@ def callback_count(value: CallbackValue, args: list[str]) -> str:
     return product if value.per_element == 1 else f"({product}) // {value.per_element}"
 
 
+def text_flag(param: ParamBinding) -> str:
+    """How a buffer parameter takes a str, as the runtime's ``text`` arguments and specs say it:
+    ``False`` (not at all), ``True`` (its UTF-8 bytes, with no NUL: C reads to one), ``2`` (NULs
+    too: a length the header states says how many C reads)."""
+    if not param.text:
+        return "False"
+    return "2" if param.counted else "True"
+
+
 def text_argument(value: CallbackValue) -> str:
     """The ctypes type of a callback's ``const char *`` argument (``""`` for any other): bytes to
     its NUL (``c_char_p``), or its address where C states its count (see :attr:`CallbackValue.counted_by`)."""

@@ -419,7 +419,7 @@ class CythonWrappers:
                 f"    {s.count} = 0\n" if bound else "",
                 f"elif PyBytes_CheckExact({name}):\n    {s.arg} = PyBytes_AS_STRING({name})\n",
                 f"    {s.count} = PyBytes_GET_SIZE({name})\n" if bound else "",
-                f'else:\n    {s.text} = _pb_cstring_copy({name}, "{label}")\n',
+                f'else:\n    {s.text} = _pb_cstring_copy({name}, "{label}"{", True" if p.counted else ""})\n',
                 f"    {s.arg} = PyBytes_AS_STRING({s.text})\n",
                 f"    {s.count} = PyBytes_GET_SIZE({s.text})\n" if bound else "",
             ))
@@ -427,7 +427,8 @@ class CythonWrappers:
             wanted = (("str or " if p.text else "")
                       + ("a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer")
                       + (" or a " + ("cell" if p.cell_tag == "*" else p.cells[0]) if p.cells else ""))
-            how = (1 if kind == "writable_buffer" else 0) + (2 if p.text else 0) + (0 if step.measured else 4)
+            how = ((1 if kind == "writable_buffer" else 0) + (2 if p.text else 0) + (0 if step.measured else 4)
+                   + (8 if p.text and p.counted else 0))
             helper = (f"{s.text} = _pb_buffer_in({name}, {how}, {cy_min_size(p)}, \"{label}\", \"{wanted}\", "
                       f"{py_string(p.pointer_type)}, {self.cell_sets[p.cells] if p.cells else 'None'}, "
                       f"&{s.view}, &{s.held}, <void **>&{s.arg}, &_pb_n)")

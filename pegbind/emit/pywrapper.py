@@ -59,7 +59,7 @@ from ..passes.callplan import (
 )
 from ..passes.naming import unmangled
 from ..target import integer_range
-from .common import callback_count, class_aliases, py_docstring
+from .common import callback_count, class_aliases, py_docstring, text_flag
 from .stubs import stub_context
 
 
@@ -131,7 +131,7 @@ def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding
     """A Python literal describing one input for the runtime ``_pb_fix`` function.
 
     ``(kind, label, ...)``: ``("int", label, lo, hi)``, ``("bool", label)``,
-    ``("float", label)``, ``("complex", label)``, ``("cstring", label)``, ``("buffer", label, min)``,
+    ``("float", label)``, ``("complex", label)``, ``("cstring", label[, counted])``, ``("buffer", label, min)``,
     ``("writable_buffer", label, min)``, ``("record", label, Class, nullable)``;
     a ``nonnull`` parameter's spec is wrapped as ``("nonnull", label, spec)``.
     """
@@ -146,11 +146,13 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind == "int":
         lo, hi = integer_range(binding.module, param.ctype, binding.target)
         return f"('int', {label}, {lo}, {hi})"
+    if kind == "cstring" and param.counted:
+        return f"('cstring', {label}, True)"  # C reads as many as a length says: a str may hold NULs
     if kind in ("bool", "float", "complex", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
         first = ("cell" if param.cell_tag == ANY_CELL else param.cells[0]) if param.cells else ""
-        return (f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text}, "
+        return (f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {text_flag(param)}, "
                 f"{param.cell_tag!r}, {first!r})")
     if kind in ("record", "record_ptr"):
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"

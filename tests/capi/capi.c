@@ -72,6 +72,12 @@ size_t capi_strlen(const char *s) { return s ? strlen(s) : 0; }
 size_t capi_ulen(const unsigned char *s) { return s ? strlen((const char *)s) : 0; }
 const char *capi_rest(const char *text, int n) { return text + n; }
 int capi_rest_into(const char *text, int n, const char **end) { *end = text + n; return n; }
+size_t capi_nuls(const char *data, size_t data_len) {
+    size_t n = 0;
+    for (size_t i = 0; i < data_len; i++) n += data[i] == 0;
+    return n;
+}
+
 unsigned int capi_text_length(const unsigned char *text, capi_tsize length) {
     return length == CAPI_ZERO_TERMINATED ? (unsigned int)strlen((const char *)text) : length;
 }

@@ -69,6 +69,8 @@ size_t capi_ulen(const unsigned char *s);
 /* Text C gives back that points into the text it was given, as strchr and
    cJSON_ParseWithOpts's end: the rest after n characters, returned and through end. */
 const char *capi_rest(const char *text, int n);
+/* How many NULs the data_len characters at data hold, as json_stringn reads its text. */
+size_t capi_nuls(const char *data, size_t data_len);
 int capi_rest_into(const char *text, int n, const char **end);
 /* A length that says "to the NUL" with all its bits set, as pcre2's PCRE2_ZERO_TERMINATED
    (of the lengths' own type, narrower here than size_t): the characters of text counted. */

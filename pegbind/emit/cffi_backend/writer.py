@@ -5,6 +5,7 @@ from ...frozen import frozen_dataclass
 from ...model import Array, CType, Pointer, Primitive
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
+from ..common import text_flag
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
 from .cdef import integer_char
 
@@ -88,7 +89,8 @@ class CffiWriter(WrapperWriter):
         if p.kind in ("handle", "pointer"):
             return f"_NULL if {name} is None else {name}._h"
         if p.kind == "cstring":
-            return f"{name} if {name}.__class__ is bytes else _pb_cstr({name}, {arg_label(p)!r})"
+            counted = ", True" if p.counted else ""  # C reads as many as a length says: NULs too
+            return f"{name} if {name}.__class__ is bytes else _pb_cstr({name}, {arg_label(p)!r}{counted})"
         if p.kind == "int":
             return self.integer(name)
         return cffi_arg(self.binding, p)
@@ -259,7 +261,8 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     size = min_bytes(binding, param)
     label = repr(arg_label(param))
     if param.kind == "buffer":
-        extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
+        text = text_flag(param)
+        extra = f", {text}, {param.cell_tag!r}" if param.cell_tag else f", {text}" if param.text else ""
         array = buffer_array_type(binding, param)
         call = f"_pb_rbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{extra})"
         # cffi passes bytes to void * and to a pointer to 1-byte characters as they are (no

@@ -11,7 +11,7 @@ from ...frozen import frozen_dataclass
 from ...model import CType
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
-from ..common import text_argument
+from ..common import text_argument, text_flag
 from ..pywrapper import SMALL_INT, WrapperWriter, arg_label, in_range, min_bytes
 from .speller import CtypesSpeller, CtypesSpellingError
 
@@ -23,7 +23,8 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     if param.kind == "buffer":
         # c_void_p takes bytes as they are: only other buffers (and short
         # bytes, for the error) need _pb_rbuf's Python call
-        extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
+        text = text_flag(param)
+        extra = f", {text}, {param.cell_tag!r}" if param.cell_tag else f", {text}" if param.text else ""
         call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{extra})"
         if size == 0:
             return f"{name} if {name}.__class__ is bytes else {call}"
@@ -161,7 +162,9 @@ class CtypesWriter(WrapperWriter):
             return f"{self.speller.by_value(p.ctype)}({p.py_name}.real, {p.py_name}.imag)"
         if p.kind == "cstring":
             # a str is encoded here (without c_char_p, ctypes would pass it as a wide string)
-            return f"{p.py_name} if {p.py_name}.__class__ is bytes else _pb_cstring({p.py_name}, {arg_label(p)!r})"
+            counted = ", True" if p.counted else ""  # C reads as many as a length says: NULs too
+            return (f"{p.py_name} if {p.py_name}.__class__ is bytes else "
+                    f"_pb_cstring({p.py_name}, {arg_label(p)!r}{counted})")
         return ctypes_arg(self.binding, p)
 
     def length_value(self, p: ParamBinding, value: str) -> str:

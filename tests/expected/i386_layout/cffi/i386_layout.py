@@ -121,10 +121,11 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {view.nbytes}")
 
 
-def _pb_encode(value, what):
-    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+def _pb_encode(value, what, counted=False):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there),
+    but where C is told how many to read (``counted``: a length the header states beside it)."""
     data = value.encode()
-    if 0 in data:  # a byte's value, a memchr: b"\0" in data takes ten times as long (a substring search)
+    if not counted and 0 in data:  # a byte's value, a memchr: b"\0" in data takes ten times as long
         raise ValueError(f"{what} must not contain a NUL character")
     return data
 
@@ -272,13 +273,13 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
 # source and compiles it the first time an argument is refused, or a list given.
 
 
-def _pb_cstring(value, what):
+def _pb_cstring(value, what, counted=False):
     """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
-    are copied, so the NUL is there."""
+    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too)."""
     if value is None or value.__class__ is bytes:
         return value
     if isinstance(value, str):
-        return _pb_encode(value, what)
+        return _pb_encode(value, what, counted)
     try:
         view = memoryview(value)
     except TypeError:
@@ -414,7 +415,7 @@ def _pb_fix_value(spec, value):
     if kind == "complex":
         return _pb_complex(value, what)
     if kind == "cstring":
-        return _pb_cstring(value, what)
+        return _pb_cstring(value, what, len(spec) > 2 and spec[2])
     if kind in ("buffer", "writable_buffer"):
         # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
         #  the tag of the cells taken and the name of the first ("" for none))
@@ -424,7 +425,7 @@ def _pb_fix_value(spec, value):
         if spec[4]:  # characters: a str is taken too
             wanted = "str or " + wanted
         if isinstance(value, str) and spec[4]:
-            value = _pb_encode(value, what)
+            value = _pb_encode(value, what, spec[4] == 2)  # 2: C reads as many as a length says
             _pb_check_size(memoryview(value), spec[2], what)
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
@@ -1015,7 +1016,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
     if value is None:
         return _NULL
     if value.__class__ is str and text:
-        value = _pb_encode(value, what)
+        value = _pb_encode(value, what, text == 2)  # 2: C reads as many as a length says, NULs too
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
@@ -1072,9 +1073,10 @@ def _pb_address(pointer):
     return int(_ffi.cast("uintptr_t", pointer))
 
 
-def _pb_cstr(value, what):
-    """A ``const char *`` argument: bytes as they are, other buffers copied (so the NUL is there)."""
-    value = _pb_cstring(value, what)
+def _pb_cstr(value, what, counted=False):
+    """A ``const char *`` argument: bytes as they are, other buffers copied (so the NUL is there);
+    ``counted``: a length the header states says how many C reads, so a str may hold NULs."""
+    value = _pb_cstring(value, what, counted)
     return _NULL if value is None else value
 
 

@@ -113,10 +113,11 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {view.nbytes}")
 
 
-def _pb_encode(value, what):
-    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+def _pb_encode(value, what, counted=False):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there),
+    but where C is told how many to read (``counted``: a length the header states beside it)."""
     data = value.encode()
-    if 0 in data:  # a byte's value, a memchr: b"\0" in data takes ten times as long (a substring search)
+    if not counted and 0 in data:  # a byte's value, a memchr: b"\0" in data takes ten times as long
         raise ValueError(f"{what} must not contain a NUL character")
     return data
 
@@ -264,13 +265,13 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
 # source and compiles it the first time an argument is refused, or a list given.
 
 
-def _pb_cstring(value, what):
+def _pb_cstring(value, what, counted=False):
     """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
-    are copied, so the NUL is there."""
+    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too)."""
     if value is None or value.__class__ is bytes:
         return value
     if isinstance(value, str):
-        return _pb_encode(value, what)
+        return _pb_encode(value, what, counted)
     try:
         view = memoryview(value)
     except TypeError:
@@ -406,7 +407,7 @@ def _pb_fix_value(spec, value):
     if kind == "complex":
         return _pb_complex(value, what)
     if kind == "cstring":
-        return _pb_cstring(value, what)
+        return _pb_cstring(value, what, len(spec) > 2 and spec[2])
     if kind in ("buffer", "writable_buffer"):
         # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
         #  the tag of the cells taken and the name of the first ("" for none))
@@ -416,7 +417,7 @@ def _pb_fix_value(spec, value):
         if spec[4]:  # characters: a str is taken too
             wanted = "str or " + wanted
         if isinstance(value, str) and spec[4]:
-            value = _pb_encode(value, what)
+            value = _pb_encode(value, what, spec[4] == 2)  # 2: C reads as many as a length says
             _pb_check_size(memoryview(value), spec[2], what)
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
@@ -1135,7 +1136,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
     if value is None:
         return None
     if value.__class__ is str and text:
-        value = _pb_encode(value, what)
+        value = _pb_encode(value, what, text == 2)  # 2: C reads as many as a length says, NULs too
     if value.__class__ is bytes:
         if len(value) < size:
             raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {len(value)}")
@@ -2476,20 +2477,20 @@ def json_stringn(value, len_, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+            _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
+    value, len_, = _pb_fix((('cstring', 'argument 1 (value)', True), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
         if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+    _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
@@ -2535,20 +2536,20 @@ def json_stringn_nocheck(value, len_, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+            _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
+    value, len_, = _pb_fix((('cstring', 'argument 1 (value)', True), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
         if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+    _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
@@ -2761,14 +2762,14 @@ def json_object_getn(object_, key, key_len, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+            _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
+    object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)', True), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
@@ -2776,7 +2777,7 @@ def json_object_getn(object_, key, key_len, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+    _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
@@ -2824,14 +2825,14 @@ def json_object_setn_new(object_, key, key_len, value, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+            _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len, None if value is None else value._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
+    object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)', True), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
@@ -2839,7 +2840,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+    _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len, None if value is None else value._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -2887,14 +2888,14 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+            _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len, None if value is None else value._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
+    object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)', True), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
@@ -2902,7 +2903,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+    _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len, None if value is None else value._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -2950,14 +2951,14 @@ def json_object_deln(object_, key, key_len, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+            _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
+    object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)', True), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
@@ -2965,7 +2966,7 @@ def json_object_deln(object_, key, key_len, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+    _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)', True), key_len)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3641,14 +3642,14 @@ def json_string_setn(string, value, len_, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+            _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)', True), len_)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
+    string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)', True), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
@@ -3656,7 +3657,7 @@ def json_string_setn(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+    _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)', True), len_)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3704,14 +3705,14 @@ def json_string_setn_nocheck(string, value, len_, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+            _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)', True), len_)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
+    string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)', True), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
@@ -3719,7 +3720,7 @@ def json_string_setn_nocheck(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+    _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)', True), len_)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -4025,14 +4026,14 @@ def json_loadb(buffer, buflen, flags, error, /):
                     raise TypeError  # to _pb_fix: every argument is checked first
             elif buflen > _pb_capacity(buffer, 1) >= 0:
                 raise TypeError  # to _pb_fix: every argument is checked first
-            _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
+            _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)', True), buflen, flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
+    buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)', True), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     if buflen.__class__ is not int:
         buflen = _pb_exact_int(buflen)
     if buffer.__class__ is bytes:
@@ -4040,7 +4041,7 @@ def json_loadb(buffer, buflen, flags, error, /):
             raise ValueError(f'argument 2 (buflen): {buflen} is more than argument 1 (buffer) holds ({len(buffer)} bytes)')
     elif buflen > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 2 (buflen): {buflen} is more than argument 1 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
+    _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)', True), buflen, flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
