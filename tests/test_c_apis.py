@@ -1247,6 +1247,17 @@ def test_a_function_that_releases_through_the_callers_pointer_takes_it(capi):
     assert "capi_node_unref(node: capi_node | None, /) -> capi_node | None" in capi.capi_node_unref.__doc__
 
 
+def test_a_function_freeing_a_list_of_records_takes_the_lists_pointer(capi):
+    # PROJ's proj_crs_info_list_destroy(PROJ_CRS_INFO **list): taken for one record released
+    # through the caller's pointer, it refused the list and took only list[0], which C freed as a list
+    before = capi.capi_live()
+    spans = capi.capi_spans_new(3)
+    assert [s.end for s in spans[:3]] == [0, 2, 4] and spans[3] is None
+    assert capi.capi_live() == before + 1
+    assert capi.capi_spans_free(spans) is None and capi.capi_live() == before
+    assert "capi_spans_free(list_: Pointer | None, /) -> None" in capi.capi_spans_free.__doc__
+
+
 def test_an_owned_string_is_copied_and_freed_at_once(owned):
     before = owned.capi_live()
     assert owned.capi_strdup("h\u00e9") == "h\u00e9".encode()

@@ -180,3 +180,15 @@ def test_a_size_after_a_record_is_no_count_of_records():
     assert not _counts_records("t", "new_size", ("t", "new_size"))
     assert not _counts_records("addr", "addrlen", ("addr", "addrlen"))
     assert _counts_records("fds", "nfds", ("fds", "nfds")) and _counts_records("iov", "count", ("iov", "count"))
+
+
+@pytest.mark.parametrize(("name", "many"), [
+    ("list", True), ("crs_list", True), ("infoList", True), ("items", True), ("node_array", True),
+    ("item", False), ("node", False), ("address", False), ("status", False), ("ptr", False), (None, False),
+])
+def test_a_name_says_a_list(name, many):
+    # a function taking only a T ** of records and returning nothing frees a list where the
+    # name says so (proj_crs_info_list_destroy's list), else one record (cbor_decref's item)
+    from pegbind.passes.plan import _names_a_list
+
+    assert _names_a_list(name) is many

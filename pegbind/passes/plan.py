@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
@@ -1250,7 +1251,8 @@ def _releases_through(module: Module, names: dict, function: Function) -> str | 
 
     Of a record or opaque type, ``inout``: C reads the pointer there and writes it back, as
     libcbor's ``cbor_decref(cbor_item_t **item)`` frees and clears it; it still gives back
-    what C wrote, for ``None`` passed in.  Of characters of any sign, ``in``: C takes a list of
+    what C wrote, for ``None`` passed in.  But where its name says a list (:func:`_names_a_list`),
+    ``in``, as for characters.  Of characters of any sign, ``in``: C takes a list of
     strings it handed out, to free (``sqlite3_free_table(char **result)``, GLib's ``g_strfreev``,
     pcre2's ``pcre2_substring_list_free(PCRE2_SPTR *list)``), passed as the ``Pointer`` it came
     back as.
@@ -1266,11 +1268,21 @@ def _releases_through(module: Module, names: dict, function: Function) -> str | 
         return None
     item = pointer_item(module, names, cell)
     if item is not None and item[0] in ("handle", "record_ptr"):
-        return "inout"
+        # one named as a list takes the list's Pointer, as the lists of characters below: PROJ's
+        # proj_crs_info_list_destroy(PROJ_CRS_INFO **list) frees what another function handed out
+        return "in" if _names_a_list(function.params[0].name) else "inout"
     characters = module.resolve(cell.target)
     if isinstance(characters, Primitive) and characters.name in _CHARS:
         return "in"  # pcre2's PCRE2_SPTR lists (const unsigned char *) too
     return None
+
+
+def _names_a_list(name: str | None) -> bool:
+    """Whether a parameter's name says it is many things, not one: ``list``, ``items``,
+    ``node_array``, ``infoList``; not ``item``, ``node``, ``address``, ``status``."""
+    word = re.split(r"_|(?<=[a-z])(?=[A-Z])", name or "")[-1].lower()
+    return word in ("list", "array", "vector", "vec", "table") or (
+        len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")))
 
 
 def _callable_types(module: Module) -> frozenset[str]:

@@ -260,6 +260,22 @@ int capi_node_child(capi_node *parent, int value, capi_node **child) {
     return parent ? parent->value : -1;
 }
 int capi_live(void) { return live; }
+
+capi_span **capi_spans_new(int n) {
+    capi_span **list = calloc((size_t)n + 1, sizeof *list);
+    for (int i = 0; i < n; i++) {
+        list[i] = malloc(sizeof **list);
+        list[i]->start = i;
+        list[i]->end = 2 * i;
+    }
+    live++;
+    return list;
+}
+void capi_spans_free(capi_span **list) {
+    for (capi_span **at = list; at && *at; at++) free(*at);
+    if (list) live--;
+    free(list);
+}
 void capi_node_unref(capi_node **node) {
     if (*node && --(*node)->value <= 0) {
         capi_node_free(*node);

@@ -276,6 +276,10 @@ int capi_total_length(const char **words, int nwords);
 int capi_fill_rows(unsigned char **rows, unsigned nrows, unsigned width);
 /* Records by pointer, counted: the sum of their spans' lengths; a NULL counts 0. */
 int capi_span_sum(capi_span **spans, size_t nspans);
+/* A list of records handed out, NULL after the last, and the function that frees it, as PROJ's
+   proj_get_crs_info_list_from_database and proj_crs_info_list_destroy(PROJ_CRS_INFO **list). */
+capi_span **capi_spans_new(int n);
+void capi_spans_free(capi_span **list);
 /* An array of N records: C reads N, as futimens' const struct timespec times[2].
    pairs[1].second - pairs[0].first; -1 for NULL. */
 int capi_pair_span(const capi_pair pairs[2]);
