@@ -192,3 +192,16 @@ def test_a_name_says_a_list(name, many):
     from pegbind.passes.plan import _names_a_list
 
     assert _names_a_list(name) is many
+
+
+def test_a_length_after_a_source_and_its_destination_bounds_both(tmp_path):
+    # libsamplerate's src_short_to_float_array(const short *in, float *out, int len) read len
+    # shorts from an `in` of two; the length bounded only `out`
+    from pegbind.passes.callplan import CheckLength
+
+    functions = _plan_of(tmp_path, "void s2f(const short *in, float *out, int len);\n"
+                                   "void cp(const char *src, char *dst, unsigned long n);\n"
+                                   "void other(const short *in, float *out, int mode);\n")
+    bounded = {name: sorted(s.buffer.py_name for s in plan.steps if isinstance(s, CheckLength))
+               for name, plan in functions.items()}
+    assert bounded == {"s2f": ["in_", "out"], "cp": ["dst"], "other": []}

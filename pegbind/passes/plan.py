@@ -866,6 +866,16 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
                     and _may_bound(module, source, length, explicit) == "value"):
                 sources = (source.index,)  # glibc's __n, which the rule above does not read
             found[length.index] = ((dest.index, *sources), counted)
+    # ... and a source before its destination, the length after both: libsamplerate's
+    # ``src_short_to_float_array(const short *in, float *out, int len)`` (``in`` was read past)
+    for source, dest, length in zip(params, params[1:], params[2:], strict=False):
+        generic = (length.c_name or "").lstrip("_")
+        pair = ((source.c_name or "").lstrip("_").lower(), (dest.c_name or "").lstrip("_").lower())
+        bounded_here = found.get(length.index)
+        if (pair in _SOURCE_FIRST and generic in _GENERIC_LENGTHS and bounded_here is not None
+                and bounded_here[0] == (dest.index,) and source.kind != "cstring" and source.index not in stated
+                and _may_bound(module, source, length, explicit) == "value"):
+            found[length.index] = ((dest.index, source.index), bounded_here[1])
     # Apart from its buffer, a length named after it states it too, before or after it:
     # liblzma's ``out, size_t *out_pos, size_t out_size``; gnutls's ``label_size, label``;
     # ``input_size`` before ``input_buffer`` (the buffer named so exactly first, else the one
@@ -935,6 +945,9 @@ _GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
 
 #: a copy's destination -> the names of its source right after it (a length after both)
 _COPIES = {"dest": ("src",), "dst": ("src",), "to": ("from",)}
+#: a source and its destination, in that order, which a length after both counts alike
+_SOURCE_FIRST = frozenset({("in", "out"), ("input", "output"), ("src", "dst"), ("src", "dest"),
+                           ("source", "dest"), ("source", "destination"), ("from", "to")})
 
 #: the names of :data:`_COUNT_NAMES` that count things (``n``, ``count``), not the extent of
 #: data (``len``), and the suffixes that do; ``num`` is both (OpenSSL's ``buf, num``)
