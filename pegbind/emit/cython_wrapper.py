@@ -290,6 +290,8 @@ class CythonWrappers:
         out.append("    cdef Py_ssize_t _pb_k\n")
         if self.callbacks and not f.release_gil_ruled and not f.release_gil and not f.variadic:
             out.append("    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)\n")
+        if self.retained(f):
+            out.append("    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)\n")
         if f.ret.kind != "void":
             out.append(f"    cdef {cy_var(f.function.ret, '_pb_r')}\n")
         name = f.function.name
@@ -695,8 +697,28 @@ class CythonWrappers:
         return f"{step.buffer.slot.count} = {step.count}\n"
 
     def call(self, step: Call, w: _Wrapping) -> str:
-        # what a callable raised while C ran is raised once C returns (see _pb_raise_kept)
-        return self.call_c(w.f, w.fn, "if _pb_maybe_pending:\n    _pb_raise_pending()" if self.callbacks else "")
+        # what a callable raised while C ran is raised once C returns (see _pb_raise_kept); one C
+        # did not call meanwhile is kept for later (see _pb_retain)
+        retained = self.retained(w.f)
+        text = self.call_c(w.f, w.fn, retained + ("if _pb_maybe_pending:\n    _pb_raise_pending()"
+                                                 if self.callbacks else ""))
+        return ("_pb_seen = _pb_invoked\n" + text) if retained else text
+
+    def retained(self, f: FunctionBinding) -> str:
+        """What runs after the call of ``f`` keeping each callable given that C did not call
+        meanwhile past the next one given in its place (see ``_pb_retain``); ``""`` for none."""
+        given = [p for p in f.params if p.kind == "callback" and p.callback is not None]
+        if not given:
+            return ""
+        lines = ["if _pb_invoked == _pb_seen:"]
+        for p in given:
+            cb = p.callback
+            assert cb is not None
+            keeper = "None" if cb.keeper is None else f.params[cb.keeper].py_name
+            key = f.callback_key(p)
+            lines.append(f"    if {p.py_name} is not None:")
+            lines.append(f"        _pb_retain({keeper}, {py_string(key)}, {self.module_slots[key]})")
+        return "\n".join(lines) + "\n"
 
     def disown(self, step: Disown, w: _Wrapping) -> str:
         return f"_pb_disown({step.param.py_name})\n"

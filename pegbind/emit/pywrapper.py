@@ -388,6 +388,7 @@ class WrapperWriter(ABC):
             "",
             f"    def _pb_trampoline({', '.join(names)}):",
             *(["        nonlocal _pb_last"] if made else []),
+            "        _pb_called[0] = True  # C called it: see _pb_retain",
             "        try:",
             f"            {body}",
             f"        except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets {failed}",
@@ -436,6 +437,22 @@ class WrapperWriter(ABC):
             keep = [f"_pb_keep_callback({keeper}, {key}, {p.py_name}, {values})"]
         return ([f"if {p.py_name}.__class__ is {cls}:", *(f"    {line}" for line in keep),
                  f"    {s.arg} = {self.class_pointer(p.py_name)}", "else:", f"    {s.arg} = {other}"], s.arg)
+
+    def retained(self, f: FunctionBinding) -> str:
+        """What runs after the call of ``f`` (``_pb_called`` cleared before it) keeping each
+        callable given that C did not call meanwhile past the next one given in its place (see
+        ``_pb_retain``): ``""`` for a function taking none."""
+        given = [p for p in f.params if p.kind == "callback" and p.callback is not None]
+        if not given:
+            return ""
+        lines = ["if not _pb_called[0]:"]
+        for p in given:
+            cb = p.callback
+            assert cb is not None
+            keeper = "None" if cb.keeper is None else f.params[cb.keeper].py_name
+            lines.append(f"    if {p.py_name} is not None:")
+            lines.append(f"        _pb_retain({keeper}, {f.callback_key(p)!r})")
+        return "\n".join(lines) + "\n"
 
     def class_pointer(self, value: str) -> str:
         """What is passed for an instance ``value`` of a function pointer typedef's class."""
@@ -771,8 +788,12 @@ class WrapperWriter(ABC):
                     if b.length_slot is not None:
                         out.append(self.set_length(b.length_slot, n))
                 case Call() if self.takes_callables:
-                    # what a callable raised while C ran is raised once C returns (see _pb_raise_kept)
-                    out += self.call(f, call(), f"if _pb_pending:\n    _pb_raise_kept({retry})")
+                    # what a callable raised while C ran is raised once C returns (see _pb_raise_kept);
+                    # one C did not call meanwhile is kept for later (see _pb_retain)
+                    retained = self.retained(f)
+                    if retained:
+                        out.append("_pb_called[0] = False")
+                    out += self.call(f, call(), retained + f"if _pb_pending:\n    _pb_raise_kept({retry})")
                 case Call():
                     if plan.passes_through and self.direct(f):
                         return out + [f"return {call()}"]  # nothing to convert back: the FFI's result is the result

@@ -251,7 +251,9 @@ class CallbackBinding:
     the pointer to call it later (expat's handlers): with the first handle or
     record argument of the call (:attr:`keeper`), replaced when the same
     function sets the same parameter for it again; without one, for the life of
-    the module, replaced the same way.
+    the module, replaced the same way.  But one C did not call while the call
+    ran is not released by the next: C may hold both (``lua_pushcclosure``,
+    ``atexit``); see the runtime's ``_pb_retain``.
     """
 
     #: the function pointer type as C spells it with its typedefs resolved: what a

@@ -72,6 +72,18 @@ size_t capi_strlen(const char *s) { return s ? strlen(s) : 0; }
 size_t capi_ulen(const unsigned char *s) { return s ? strlen((const char *)s) : 0; }
 const char *capi_rest(const char *text, int n) { return text + n; }
 int capi_rest_into(const char *text, int n, const char **end) { *end = text + n; return n; }
+static capi_job capi_jobs[8];
+static int capi_job_count;
+void capi_push_job(capi_job job) {
+    if (capi_job_count < 8) capi_jobs[capi_job_count++] = job;
+}
+int capi_run_jobs(int x) {
+    int sum = 0;
+    for (int i = 0; i < capi_job_count; i++) sum += capi_jobs[i](x);
+    return sum;
+}
+void capi_drop_jobs(void) { capi_job_count = 0; }
+
 size_t capi_nuls(const char *data, size_t data_len) {
     size_t n = 0;
     for (size_t i = 0; i < data_len; i++) n += data[i] == 0;

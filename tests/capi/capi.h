@@ -69,6 +69,12 @@ size_t capi_ulen(const unsigned char *s);
 /* Text C gives back that points into the text it was given, as strchr and
    cJSON_ParseWithOpts's end: the rest after n characters, returned and through end. */
 const char *capi_rest(const char *text, int n);
+/* Callables added to those C holds, as atexit's, g_idle_add's or lua_pushcclosure's: up to 8 jobs,
+   run in turn on x by capi_run_jobs (the sum of what they gave; forgotten by capi_drop_jobs). */
+typedef int (*capi_job)(int x);
+void capi_push_job(capi_job job);
+int capi_run_jobs(int x);
+void capi_drop_jobs(void);
 /* How many NULs the data_len characters at data hold, as json_stringn reads its text. */
 size_t capi_nuls(const char *data, size_t data_len);
 int capi_rest_into(const char *text, int n, const char **end);

@@ -872,6 +872,35 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
+#: whether one of the module's closures was called since a call giving C a callable cleared it:
+#: one that finds it clear when C returns gave a callable C did not call meanwhile, which C
+#: keeps (see _pb_retain). A list's item, as a global rebound on every callback cost a tenth
+#: of a ctypes round trip; another thread's callback may set it, or a call the callback makes
+#: clear it: the one then keeps its callable as before, the other keeps it for longer.
+_pb_called = [False]
+
+
+def _pb_retain(keeper, key):
+    """Keep what a call kept under ``key`` (see :func:`_pb_keep_callback`) for as long as
+    ``keeper`` (None: the module), whatever the same key keeps next.
+
+    The wrapper calls it when no closure of the module ran while C did: C did not call the
+    callable given, so it keeps it to call later.  C may set it in the place of the one before
+    (expat's handlers) or add it to those it holds (``lua_pushcclosure``, ``atexit``, GLib's
+    ``g_idle_add``); which, the header does not say, and releasing a callable C still holds is a
+    crash when C calls it.  So it is never released before its keeper: a callable given anew on
+    every such call stays until then.  A callable C calls during the call (``qsort``'s
+    comparator, ``sqlite3_exec``'s) is replaced as before."""
+    if keeper is None:
+        kept = _pb_callbacks.get(key)
+    elif isinstance(keeper, Pointer):
+        kept = (getattr(keeper, "_keep", None) or {}).get(key)
+    else:
+        kept = _pb_record_kept(keeper, key)
+    if kept is not None:
+        closure = kept[0] if kept.__class__ is tuple else kept
+        _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
+
 def _pb_is_void(value):
     """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
     return type(value) is Pointer and value._ctype == "void *"
@@ -1167,6 +1196,11 @@ def _pb_keep(record, name, value):
 
 
 _pb_keep_record = _pb_keep  # a record object is what cffi's _pb_keep takes
+
+
+def _pb_record_kept(record, name):
+    """What _pb_keep_record keeps under ``name`` with ``record`` (None: nothing)."""
+    return _pb_kept_for(record, name)
 
 
 def _pb_kept_within(source, size):

@@ -872,6 +872,35 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
+#: whether one of the module's closures was called since a call giving C a callable cleared it:
+#: one that finds it clear when C returns gave a callable C did not call meanwhile, which C
+#: keeps (see _pb_retain). A list's item, as a global rebound on every callback cost a tenth
+#: of a ctypes round trip; another thread's callback may set it, or a call the callback makes
+#: clear it: the one then keeps its callable as before, the other keeps it for longer.
+_pb_called = [False]
+
+
+def _pb_retain(keeper, key):
+    """Keep what a call kept under ``key`` (see :func:`_pb_keep_callback`) for as long as
+    ``keeper`` (None: the module), whatever the same key keeps next.
+
+    The wrapper calls it when no closure of the module ran while C did: C did not call the
+    callable given, so it keeps it to call later.  C may set it in the place of the one before
+    (expat's handlers) or add it to those it holds (``lua_pushcclosure``, ``atexit``, GLib's
+    ``g_idle_add``); which, the header does not say, and releasing a callable C still holds is a
+    crash when C calls it.  So it is never released before its keeper: a callable given anew on
+    every such call stays until then.  A callable C calls during the call (``qsort``'s
+    comparator, ``sqlite3_exec``'s) is replaced as before."""
+    if keeper is None:
+        kept = _pb_callbacks.get(key)
+    elif isinstance(keeper, Pointer):
+        kept = (getattr(keeper, "_keep", None) or {}).get(key)
+    else:
+        kept = _pb_record_kept(keeper, key)
+    if kept is not None:
+        closure = kept[0] if kept.__class__ is tuple else kept
+        _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
+
 def _pb_is_void(value):
     """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
     return type(value) is Pointer and value._ctype == "void *"
@@ -1305,6 +1334,11 @@ def _pb_keep(record, name, value):
 
 
 _pb_keep_record = _pb_keep  # a record object is what cffi's _pb_keep takes
+
+
+def _pb_record_kept(record, name):
+    """What _pb_keep_record keeps under ``name`` with ``record`` (None: nothing)."""
+    return _pb_kept_for(record, name)
 
 
 def _pb_kept_within(source, size):
@@ -1863,6 +1897,7 @@ def _pb_callback_0(_pb_function):
     'A C double (*)(double) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             return _pb_float(_pb_function(_pb_a0), 'the result of a callback double (*)(double)')
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0.0
@@ -1878,6 +1913,7 @@ def _pb_callback_1(_pb_function):
     'A C void (*)(int) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_function(_pb_a0)
             return None
@@ -1967,7 +2003,11 @@ _f_integrate = getattr(_lib, 'integrate')
 def integrate(f, from_, to, /):
     'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
     try:
+        _pb_called[0] = False
         _pb_r = _f_integrate(_NULL if f is None else _ffi.cast('double (*)(double)', _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, 'integrate 0')), from_, to)
+        if not _pb_called[0]:
+            if f is not None:
+                _pb_retain(None, 'integrate 0')
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
@@ -1975,7 +2015,11 @@ def integrate(f, from_, to, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
+    _pb_called[0] = False
     _pb_r = _f_integrate(_NULL if f is None else _ffi.cast('double (*)(double)', _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, 'integrate 0')), from_, to)
+    if not _pb_called[0]:
+        if f is not None:
+            _pb_retain(None, 'integrate 0')
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -1988,7 +2032,11 @@ _f_signal_like = getattr(_lib, 'signal_like')
 def signal_like(sig, handler, /):
     'signal_like(sig: int, handler: Callable[[int], None] | FunctionPointer | None, /) -> FunctionPointer | None\n\nC: void (*signal_like(int sig, void (*handler)(int)))(int);'
     try:
+        _pb_called[0] = False
         _pb_r = _f_signal_like(_pb_exact_int(sig), _NULL if handler is None else _ffi.cast('void (*)(int)', _pb_callback(handler, _pb_callback_1, 'void (*)(int)', None, 'signal_like 1', (sig, ))))
+        if not _pb_called[0]:
+            if handler is not None:
+                _pb_retain(None, 'signal_like 1')
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_function_pointer(_pb_r, 'void (*)(int)', None)
@@ -1996,7 +2044,11 @@ def signal_like(sig, handler, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     sig, handler, = _pb_fix((('int', 'argument 1 (sig)', -2147483648, 2147483647), ('callback', 'argument 2 (handler)', 'void (*)(int)', True)), (sig, handler,))
+    _pb_called[0] = False
     _pb_r = _f_signal_like(_pb_exact_int(sig), _NULL if handler is None else _ffi.cast('void (*)(int)', _pb_callback(handler, _pb_callback_1, 'void (*)(int)', None, 'signal_like 1', (sig, ))))
+    if not _pb_called[0]:
+        if handler is not None:
+            _pb_retain(None, 'signal_like 1')
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_function_pointer(_pb_r, 'void (*)(int)', None)

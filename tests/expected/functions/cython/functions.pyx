@@ -1014,6 +1014,9 @@ cdef int _pb_write_elements(void *ptr, str ctype, Py_ssize_t start, object data)
 
 # set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
 cdef bint _pb_maybe_pending = False
+# how many times the module's closures have been called: a call giving C a callable that sees it
+# unchanged when C returns gave one C did not call meanwhile, which C keeps (see _pb_retain)
+cdef unsigned long _pb_invoked = 0
 
 
 cdef int _pb_raise_pending() except -1:
@@ -1067,6 +1070,24 @@ cdef int _pb_keep_callable(object keeper, object key, int slot, object closure, 
     _pb_module_kept[slot] = <PyObject *>closure
     Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
     return 0
+
+
+cdef int _pb_retain(object keeper, object key, int slot) except -1:
+    # What a call kept under key (keeper None: in slot) that C did not call before the call
+    # returned, kept for as long as keeper (None: the module) whatever the same key keeps next: C
+    # keeps it to call later, set in the place of another (expat's handlers) or added to those it
+    # holds (lua_pushcclosure, atexit), which the header does not say; released while C holds it,
+    # it crashed when C called it. A callable C calls during the call is replaced as before.
+    if keeper is None:
+        if _pb_module_kept[slot] == NULL:
+            return 0
+        kept = <object>_pb_module_kept[slot]
+    else:
+        kept = _pb_kept(keeper, key)
+    if kept is None:
+        return 0
+    closure = (<tuple>kept)[0] if type(kept) is tuple else kept
+    return _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
 
 
 cdef object _pb_kept(object keeper, object key):
@@ -1250,8 +1271,10 @@ cdef class _pb_Closure:
         self._function = function
 
     def __call__(self, *args):
+        global _pb_invoked
         cdef _pb_CallbackType t = self._type
         cdef Py_ssize_t i
+        _pb_invoked += 1  # C called it: see _pb_retain
         try:
             if t._plain:
                 return t._result(self._function(*args))
@@ -2061,6 +2084,7 @@ def integrate(f, from_, to, /):
     cdef double _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     cdef double _pb_r
     _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, 'integrate 0', 0, 0, None, None, None, None)
 
@@ -2074,8 +2098,12 @@ def integrate(f, from_, to, /):
         _pb_refused(_pb_take_error(), ('float', 'argument 3 (to)'), to)
 
 
+    _pb_seen = _pb_invoked
     with nogil:
         _pb_r = _c_integrate(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_invoked == _pb_seen:
+        if f is not None:
+            _pb_retain(None, 'integrate 0', 0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2092,6 +2120,7 @@ def signal_like(sig, handler, /):
     cdef void (*_pb_a1)(int) noexcept nogil
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     cdef void (*_pb_r)(int) noexcept nogil
     if PyLong_CheckExact(sig):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(sig, &_pb_a0)
@@ -2102,8 +2131,12 @@ def signal_like(sig, handler, /):
 
     _pb_callback_into(&_pb_a1, handler, _pb_callback_1, ('callback', 'argument 2 (handler)', 'void (*)(int)', True), None, 'signal_like 1', 1, 1, sig, None, None, None)
 
+    _pb_seen = _pb_invoked
     with nogil:
         _pb_r = _c_signal_like(_pb_a0, _pb_a1)
+    if _pb_invoked == _pb_seen:
+        if handler is not None:
+            _pb_retain(None, 'signal_like 1', 1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 

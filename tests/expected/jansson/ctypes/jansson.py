@@ -864,6 +864,35 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
+#: whether one of the module's closures was called since a call giving C a callable cleared it:
+#: one that finds it clear when C returns gave a callable C did not call meanwhile, which C
+#: keeps (see _pb_retain). A list's item, as a global rebound on every callback cost a tenth
+#: of a ctypes round trip; another thread's callback may set it, or a call the callback makes
+#: clear it: the one then keeps its callable as before, the other keeps it for longer.
+_pb_called = [False]
+
+
+def _pb_retain(keeper, key):
+    """Keep what a call kept under ``key`` (see :func:`_pb_keep_callback`) for as long as
+    ``keeper`` (None: the module), whatever the same key keeps next.
+
+    The wrapper calls it when no closure of the module ran while C did: C did not call the
+    callable given, so it keeps it to call later.  C may set it in the place of the one before
+    (expat's handlers) or add it to those it holds (``lua_pushcclosure``, ``atexit``, GLib's
+    ``g_idle_add``); which, the header does not say, and releasing a callable C still holds is a
+    crash when C calls it.  So it is never released before its keeper: a callable given anew on
+    every such call stays until then.  A callable C calls during the call (``qsort``'s
+    comparator, ``sqlite3_exec``'s) is replaced as before."""
+    if keeper is None:
+        kept = _pb_callbacks.get(key)
+    elif isinstance(keeper, Pointer):
+        kept = (getattr(keeper, "_keep", None) or {}).get(key)
+    else:
+        kept = _pb_record_kept(keeper, key)
+    if kept is not None:
+        closure = kept[0] if kept.__class__ is tuple else kept
+        _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
+
 def _pb_is_void(value):
     """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
     return type(value) is Pointer and value._ctype == "void *"
@@ -1289,6 +1318,11 @@ def _pb_keep(struct, name, value):
 def _pb_keep_record(record, name, value):
     """Keep ``value`` alive with the record owning the memory of ``record`` (a record object)."""
     _pb_keep(record._s, name, value)
+
+
+def _pb_record_kept(record, name):
+    """What _pb_keep_record keeps under ``name`` with ``record`` (None: nothing)."""
+    return _pb_kept_for(record._s, name)
 
 
 def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
@@ -2264,6 +2298,7 @@ def _pb_callback_0(_pb_function):
     'A C unsigned long (*)(void *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -2282,6 +2317,7 @@ def _pb_callback_1(_pb_function):
     'A C int (*)(char *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_counted_text(_pb_a0, _pb_a1), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= -1073741823 and _pb_result <= 1073741823 or _pb_result >= -2147483648 and _pb_result <= 2147483647):
@@ -2300,6 +2336,7 @@ def _pb_callback_2(_pb_function):
     'A C void *(*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             return _pb_result_address(_pb_function(_pb_a0), None, 'void *', 'the result of a callback void *(*)(unsigned long)')
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
@@ -2315,6 +2352,7 @@ def _pb_callback_3(_pb_function):
     'A C void (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
             return None
@@ -4138,7 +4176,11 @@ def json_load_callback(callback, data, flags, error, /):
                 _pb_a0 = callback._ptr
             else:
                 _pb_a0 = None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0', (flags, ))
+            _pb_called[0] = False
             _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 1, 'argument 2 (data)', 'void *', '*'), flags, None if error is None else error._s)
+            if not _pb_called[0]:
+                if callback is not None:
+                    _pb_retain(error, 'json_load_callback 0')
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -4151,7 +4193,11 @@ def json_load_callback(callback, data, flags, error, /):
         _pb_a0 = callback._ptr
     else:
         _pb_a0 = None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0', (flags, ))
+    _pb_called[0] = False
     _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 1, 'argument 2 (data)', 'void *', '*'), flags, None if error is None else error._s)
+    if not _pb_called[0]:
+        if callback is not None:
+            _pb_retain(error, 'json_load_callback 0')
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -4320,7 +4366,11 @@ def json_dump_callback(json, callback, data, flags, /):
                 _pb_a1 = callback._ptr
             else:
                 _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, ))
+            _pb_called[0] = False
             _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'void *', '*'), flags)
+            if not _pb_called[0]:
+                if callback is not None:
+                    _pb_retain(json, 'json_dump_callback 1')
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
@@ -4333,7 +4383,11 @@ def json_dump_callback(json, callback, data, flags, /):
         _pb_a1 = callback._ptr
     else:
         _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, ))
+    _pb_called[0] = False
     _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'void *', '*'), flags)
+    if not _pb_called[0]:
+        if callback is not None:
+            _pb_retain(json, 'json_dump_callback 1')
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -4359,7 +4413,13 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
             _pb_a1 = free_fn._closure
         else:
             _pb_a1 = None if free_fn is None else _ct.c_void_p(_pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, 'json_set_alloc_funcs 1'))
+        _pb_called[0] = False
         _f_json_set_alloc_funcs(_pb_a0, _pb_a1)
+        if not _pb_called[0]:
+            if malloc_fn is not None:
+                _pb_retain(None, 'json_set_alloc_funcs 0')
+            if free_fn is not None:
+                _pb_retain(None, 'json_set_alloc_funcs 1')
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         return None
@@ -4376,7 +4436,13 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
         _pb_a1 = free_fn._closure
     else:
         _pb_a1 = None if free_fn is None else _ct.c_void_p(_pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, 'json_set_alloc_funcs 1'))
+    _pb_called[0] = False
     _f_json_set_alloc_funcs(_pb_a0, _pb_a1)
+    if not _pb_called[0]:
+        if malloc_fn is not None:
+            _pb_retain(None, 'json_set_alloc_funcs 0')
+        if free_fn is not None:
+            _pb_retain(None, 'json_set_alloc_funcs 1')
     if _pb_pending:
         _pb_raise_kept()
     return None

@@ -1026,6 +1026,9 @@ cdef int _pb_write_elements(void *ptr, str ctype, Py_ssize_t start, object data)
 
 # set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
 cdef bint _pb_maybe_pending = False
+# how many times the module's closures have been called: a call giving C a callable that sees it
+# unchanged when C returns gave one C did not call meanwhile, which C keeps (see _pb_retain)
+cdef unsigned long _pb_invoked = 0
 
 
 cdef int _pb_raise_pending() except -1:
@@ -1079,6 +1082,24 @@ cdef int _pb_keep_callable(object keeper, object key, int slot, object closure, 
     _pb_module_kept[slot] = <PyObject *>closure
     Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
     return 0
+
+
+cdef int _pb_retain(object keeper, object key, int slot) except -1:
+    # What a call kept under key (keeper None: in slot) that C did not call before the call
+    # returned, kept for as long as keeper (None: the module) whatever the same key keeps next: C
+    # keeps it to call later, set in the place of another (expat's handlers) or added to those it
+    # holds (lua_pushcclosure, atexit), which the header does not say; released while C holds it,
+    # it crashed when C called it. A callable C calls during the call is replaced as before.
+    if keeper is None:
+        if _pb_module_kept[slot] == NULL:
+            return 0
+        kept = <object>_pb_module_kept[slot]
+    else:
+        kept = _pb_kept(keeper, key)
+    if kept is None:
+        return 0
+    closure = (<tuple>kept)[0] if type(kept) is tuple else kept
+    return _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
 
 
 cdef object _pb_kept(object keeper, object key):
@@ -1262,8 +1283,10 @@ cdef class _pb_Closure:
         self._function = function
 
     def __call__(self, *args):
+        global _pb_invoked
         cdef _pb_CallbackType t = self._type
         cdef Py_ssize_t i
+        _pb_invoked += 1  # C called it: see _pb_retain
         try:
             if t._plain:
                 return t._result(self._function(*args))
@@ -1361,7 +1384,9 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
 cdef int _pb_trampoline_0(const char *_pb_a0, _c_size_t _pb_a1, void *_pb_a2) noexcept with gil:
     # C calls the callable through the user-data pointer, where the wrapper put a _pb_UserData
     # (every name here is a _pb_ name: a handle or record class may be called result or state)
+    global _pb_invoked
     cdef _pb_UserData _pb_state = <_pb_UserData>_pb_a2
+    _pb_invoked += 1  # C called it: see _pb_retain
     try:
         _pb_result = _pb_state.function(_pb_counted_text(<const char *>_pb_a0, <Py_ssize_t>_pb_a1), _pb_a1, _pb_state.user)
         if type(_pb_result) is not int or not -2147483648 <= _pb_result <= 2147483647:
@@ -5018,6 +5043,7 @@ def json_load_callback(callback, data, flags, error, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     cdef _c_json_t *_pb_r
     try:
         _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0', 0, 1, flags, None, None, None)
@@ -5038,8 +5064,12 @@ def json_load_callback(callback, data, flags, error, /):
         else:
             _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
 
+        _pb_seen = _pb_invoked
         with nogil:
             _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_invoked == _pb_seen:
+            if callback is not None:
+                _pb_retain(error, 'json_load_callback 0', 0)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -5308,6 +5338,7 @@ def json_dump_callback(json, callback, data, flags, /):
     cdef bint _pb_h2 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     cdef int _pb_r
     try:
         if json is None:
@@ -5332,8 +5363,12 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
         _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
+        _pb_seen = _pb_invoked
         with nogil:
             _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_invoked == _pb_seen:
+            if callback is not None:
+                _pb_retain(json, 'json_dump_callback 1', 1)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -5352,12 +5387,19 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     cdef _c_json_malloc_t _pb_a0
     cdef _c_json_free_t _pb_a1
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, 'json_set_alloc_funcs 0', 2, 0, None, None, None, None)
 
     _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, 'json_set_alloc_funcs 1', 3, 0, None, None, None, None)
 
+    _pb_seen = _pb_invoked
     with nogil:
         _c_json_set_alloc_funcs(_pb_a0, _pb_a1)
+    if _pb_invoked == _pb_seen:
+        if malloc_fn is not None:
+            _pb_retain(None, 'json_set_alloc_funcs 0', 2)
+        if free_fn is not None:
+            _pb_retain(None, 'json_set_alloc_funcs 1', 3)
     if _pb_maybe_pending:
         _pb_raise_pending()
 

@@ -2268,6 +2268,35 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
+#: whether one of the module's closures was called since a call giving C a callable cleared it:
+#: one that finds it clear when C returns gave a callable C did not call meanwhile, which C
+#: keeps (see _pb_retain). A list's item, as a global rebound on every callback cost a tenth
+#: of a ctypes round trip; another thread's callback may set it, or a call the callback makes
+#: clear it: the one then keeps its callable as before, the other keeps it for longer.
+_pb_called = [False]
+
+
+def _pb_retain(keeper, key):
+    """Keep what a call kept under ``key`` (see :func:`_pb_keep_callback`) for as long as
+    ``keeper`` (None: the module), whatever the same key keeps next.
+
+    The wrapper calls it when no closure of the module ran while C did: C did not call the
+    callable given, so it keeps it to call later.  C may set it in the place of the one before
+    (expat's handlers) or add it to those it holds (``lua_pushcclosure``, ``atexit``, GLib's
+    ``g_idle_add``); which, the header does not say, and releasing a callable C still holds is a
+    crash when C calls it.  So it is never released before its keeper: a callable given anew on
+    every such call stays until then.  A callable C calls during the call (``qsort``'s
+    comparator, ``sqlite3_exec``'s) is replaced as before."""
+    if keeper is None:
+        kept = _pb_callbacks.get(key)
+    elif isinstance(keeper, Pointer):
+        kept = (getattr(keeper, "_keep", None) or {}).get(key)
+    else:
+        kept = _pb_record_kept(keeper, key)
+    if kept is not None:
+        closure = kept[0] if kept.__class__ is tuple else kept
+        _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
+
 def _pb_is_void(value):
     """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
     return type(value) is Pointer and value._ctype == "void *"
@@ -2563,6 +2592,11 @@ def _pb_keep(record, name, value):
 
 
 _pb_keep_record = _pb_keep  # a record object is what cffi's _pb_keep takes
+
+
+def _pb_record_kept(record, name):
+    """What _pb_keep_record keeps under ``name`` with ``record`` (None: nothing)."""
+    return _pb_kept_for(record, name)
 
 
 def _pb_kept_within(source, size):
@@ -19688,6 +19722,7 @@ def _pb_callback_0(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int:
@@ -19713,6 +19748,7 @@ def _pb_callback_1(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void **', None))
             if _pb_result.__class__ is int:
@@ -19738,6 +19774,7 @@ def _pb_callback_2(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
             if _pb_result.__class__ is int:
@@ -19761,6 +19798,7 @@ def _pb_callback_3(_pb_function):
     'A C char **(*)(unsigned long, char *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             return _ffi.cast('void *', _pb_result_address(_pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)'))
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets _NULL
@@ -19778,6 +19816,7 @@ def _pb_callback_4(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -19803,6 +19842,7 @@ def _pb_callback_5(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INFO, _pb_a0, None))
             if _pb_result.__class__ is int:
@@ -19828,6 +19868,7 @@ def _pb_callback_6(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'struct CK_FUNCTION_LIST **', None))
             if _pb_result.__class__ is int:
@@ -19853,6 +19894,7 @@ def _pb_callback_7(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -19878,6 +19920,7 @@ def _pb_callback_8(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SLOT_INFO, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -19903,6 +19946,7 @@ def _pb_callback_9(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_TOKEN_INFO, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -19928,6 +19972,7 @@ def _pb_callback_10(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -19953,6 +19998,7 @@ def _pb_callback_11(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_MECHANISM_INFO, _pb_a2, None))
             if _pb_result.__class__ is int:
@@ -19978,6 +20024,7 @@ def _pb_callback_12(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None))
             if _pb_result.__class__ is int:
@@ -20003,6 +20050,7 @@ def _pb_callback_13(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20028,6 +20076,7 @@ def _pb_callback_14(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int:
@@ -20053,6 +20102,7 @@ def _pb_callback_15(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0)
             if _pb_result.__class__ is int:
@@ -20078,6 +20128,7 @@ def _pb_callback_16(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SESSION_INFO, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -20103,6 +20154,7 @@ def _pb_callback_17(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20128,6 +20180,7 @@ def _pb_callback_18(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_a3, _pb_a4)
             if _pb_result.__class__ is int:
@@ -20153,6 +20206,7 @@ def _pb_callback_19(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3)
             if _pb_result.__class__ is int:
@@ -20178,6 +20232,7 @@ def _pb_callback_20(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20203,6 +20258,7 @@ def _pb_callback_21(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20228,6 +20284,7 @@ def _pb_callback_22(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1)
             if _pb_result.__class__ is int:
@@ -20253,6 +20310,7 @@ def _pb_callback_23(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20278,6 +20336,7 @@ def _pb_callback_24(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3)
             if _pb_result.__class__ is int:
@@ -20303,6 +20362,7 @@ def _pb_callback_25(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20328,6 +20388,7 @@ def _pb_callback_26(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned long *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20353,6 +20414,7 @@ def _pb_callback_27(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20378,6 +20440,7 @@ def _pb_callback_28(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20403,6 +20466,7 @@ def _pb_callback_29(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -20428,6 +20492,7 @@ def _pb_callback_30(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20453,6 +20518,7 @@ def _pb_callback_31(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_view_at(CK_ATTRIBUTE, _pb_a4, None), _pb_a5, None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20478,6 +20544,7 @@ def _pb_callback_32(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20503,6 +20570,7 @@ def _pb_callback_33(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_view_at(CK_ATTRIBUTE, _pb_a5, None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20528,6 +20596,7 @@ def _pb_callback_34(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_view_at(CK_ATTRIBUTE, _pb_a3, None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20553,6 +20622,7 @@ def _pb_callback_35(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int:
@@ -20578,6 +20648,7 @@ def _pb_callback_36(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INTERFACE, _pb_a0, None), None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20603,6 +20674,7 @@ def _pb_callback_37(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'unsigned char *', None), None if not _pb_a1 else _pb_view_at(CK_VERSION, _pb_a1, None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'struct CK_INTERFACE **', None), _pb_a3)
             if _pb_result.__class__ is int:
@@ -20628,6 +20700,7 @@ def _pb_callback_38(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3, _pb_counted_pointer(_pb_a4, 'unsigned char *', _pb_a5), _pb_a5)
             if _pb_result.__class__ is int:
@@ -20653,6 +20726,7 @@ def _pb_callback_39(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20678,6 +20752,7 @@ def _pb_callback_40(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int:
@@ -20703,6 +20778,7 @@ def _pb_callback_41(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
             if _pb_result.__class__ is int:
@@ -20728,6 +20804,7 @@ def _pb_callback_42(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20753,6 +20830,7 @@ def _pb_callback_43(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20778,6 +20856,7 @@ def _pb_callback_44(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         nonlocal _pb_last
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
             if _pb_result.__class__ is int:

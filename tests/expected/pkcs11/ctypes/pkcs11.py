@@ -864,6 +864,35 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
+#: whether one of the module's closures was called since a call giving C a callable cleared it:
+#: one that finds it clear when C returns gave a callable C did not call meanwhile, which C
+#: keeps (see _pb_retain). A list's item, as a global rebound on every callback cost a tenth
+#: of a ctypes round trip; another thread's callback may set it, or a call the callback makes
+#: clear it: the one then keeps its callable as before, the other keeps it for longer.
+_pb_called = [False]
+
+
+def _pb_retain(keeper, key):
+    """Keep what a call kept under ``key`` (see :func:`_pb_keep_callback`) for as long as
+    ``keeper`` (None: the module), whatever the same key keeps next.
+
+    The wrapper calls it when no closure of the module ran while C did: C did not call the
+    callable given, so it keeps it to call later.  C may set it in the place of the one before
+    (expat's handlers) or add it to those it holds (``lua_pushcclosure``, ``atexit``, GLib's
+    ``g_idle_add``); which, the header does not say, and releasing a callable C still holds is a
+    crash when C calls it.  So it is never released before its keeper: a callable given anew on
+    every such call stays until then.  A callable C calls during the call (``qsort``'s
+    comparator, ``sqlite3_exec``'s) is replaced as before."""
+    if keeper is None:
+        kept = _pb_callbacks.get(key)
+    elif isinstance(keeper, Pointer):
+        kept = (getattr(keeper, "_keep", None) or {}).get(key)
+    else:
+        kept = _pb_record_kept(keeper, key)
+    if kept is not None:
+        closure = kept[0] if kept.__class__ is tuple else kept
+        _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
+
 def _pb_is_void(value):
     """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
     return type(value) is Pointer and value._ctype == "void *"
@@ -1161,6 +1190,11 @@ def _pb_keep(struct, name, value):
 def _pb_keep_record(record, name, value):
     """Keep ``value`` alive with the record owning the memory of ``record`` (a record object)."""
     _pb_keep(record._s, name, value)
+
+
+def _pb_record_kept(record, name):
+    """What _pb_keep_record keeps under ``name`` with ``record`` (None: nothing)."""
+    return _pb_kept_for(record._s, name)
 
 
 def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
@@ -18854,6 +18888,7 @@ def _pb_callback_0(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18872,6 +18907,7 @@ def _pb_callback_1(_pb_function):
     'A C unsigned long (*)(void **) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void **', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18890,6 +18926,7 @@ def _pb_callback_2(_pb_function):
     'A C unsigned long (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18908,6 +18945,7 @@ def _pb_callback_3(_pb_function):
     'A C char **(*)(unsigned long, char *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             return _pb_result_address(_pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
@@ -18923,6 +18961,7 @@ def _pb_callback_4(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18941,6 +18980,7 @@ def _pb_callback_5(_pb_function):
     'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INFO, _S1, _pb_a0, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18959,6 +18999,7 @@ def _pb_callback_6(_pb_function):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'struct CK_FUNCTION_LIST **', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18977,6 +19018,7 @@ def _pb_callback_7(_pb_function):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -18995,6 +19037,7 @@ def _pb_callback_8(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SLOT_INFO, _S2, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19013,6 +19056,7 @@ def _pb_callback_9(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_TOKEN_INFO, _S3, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19031,6 +19075,7 @@ def _pb_callback_10(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19049,6 +19094,7 @@ def _pb_callback_11(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_MECHANISM_INFO, _S8, _pb_a2, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19067,6 +19113,7 @@ def _pb_callback_12(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19085,6 +19132,7 @@ def _pb_callback_13(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19103,6 +19151,7 @@ def _pb_callback_14(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19121,6 +19170,7 @@ def _pb_callback_15(_pb_function):
     'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19139,6 +19189,7 @@ def _pb_callback_16(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SESSION_INFO, _S4, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19157,6 +19208,7 @@ def _pb_callback_17(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19175,6 +19227,7 @@ def _pb_callback_18(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_a3, _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19193,6 +19246,7 @@ def _pb_callback_19(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19211,6 +19265,7 @@ def _pb_callback_20(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19229,6 +19284,7 @@ def _pb_callback_21(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19247,6 +19303,7 @@ def _pb_callback_22(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19265,6 +19322,7 @@ def _pb_callback_23(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19283,6 +19341,7 @@ def _pb_callback_24(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19301,6 +19360,7 @@ def _pb_callback_25(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19319,6 +19379,7 @@ def _pb_callback_26(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned long *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19337,6 +19398,7 @@ def _pb_callback_27(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19355,6 +19417,7 @@ def _pb_callback_28(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19373,6 +19436,7 @@ def _pb_callback_29(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19391,6 +19455,7 @@ def _pb_callback_30(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19409,6 +19474,7 @@ def _pb_callback_31(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a4, None), _pb_a5, None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19427,6 +19493,7 @@ def _pb_callback_32(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19445,6 +19512,7 @@ def _pb_callback_33(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a5, None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19463,6 +19531,7 @@ def _pb_callback_34(_pb_function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a3, None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19481,6 +19550,7 @@ def _pb_callback_35(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19499,6 +19569,7 @@ def _pb_callback_36(_pb_function):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INTERFACE, _S11, _pb_a0, None), None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19517,6 +19588,7 @@ def _pb_callback_37(_pb_function):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'unsigned char *', None), None if not _pb_a1 else _pb_view_at(CK_VERSION, _S0, _pb_a1, None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'struct CK_INTERFACE **', None), _pb_a3)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19535,6 +19607,7 @@ def _pb_callback_38(_pb_function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3, _pb_counted_pointer(_pb_a4, 'unsigned char *', _pb_a5), _pb_a5)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19553,6 +19626,7 @@ def _pb_callback_39(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19571,6 +19645,7 @@ def _pb_callback_40(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19589,6 +19664,7 @@ def _pb_callback_41(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19607,6 +19683,7 @@ def _pb_callback_42(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19625,6 +19702,7 @@ def _pb_callback_43(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19643,6 +19721,7 @@ def _pb_callback_44(_pb_function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
+        _pb_called[0] = True  # C called it: see _pb_retain
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):

@@ -1195,6 +1195,9 @@ cdef int _pb_write_elements(void *ptr, str ctype, Py_ssize_t start, object data)
 
 # set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
 cdef bint _pb_maybe_pending = False
+# how many times the module's closures have been called: a call giving C a callable that sees it
+# unchanged when C returns gave one C did not call meanwhile, which C keeps (see _pb_retain)
+cdef unsigned long _pb_invoked = 0
 
 
 cdef int _pb_raise_pending() except -1:
@@ -1248,6 +1251,24 @@ cdef int _pb_keep_callable(object keeper, object key, int slot, object closure, 
     _pb_module_kept[slot] = <PyObject *>closure
     Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
     return 0
+
+
+cdef int _pb_retain(object keeper, object key, int slot) except -1:
+    # What a call kept under key (keeper None: in slot) that C did not call before the call
+    # returned, kept for as long as keeper (None: the module) whatever the same key keeps next: C
+    # keeps it to call later, set in the place of another (expat's handlers) or added to those it
+    # holds (lua_pushcclosure, atexit), which the header does not say; released while C holds it,
+    # it crashed when C called it. A callable C calls during the call is replaced as before.
+    if keeper is None:
+        if _pb_module_kept[slot] == NULL:
+            return 0
+        kept = <object>_pb_module_kept[slot]
+    else:
+        kept = _pb_kept(keeper, key)
+    if kept is None:
+        return 0
+    closure = (<tuple>kept)[0] if type(kept) is tuple else kept
+    return _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
 
 
 cdef object _pb_kept(object keeper, object key):
@@ -1436,8 +1457,10 @@ cdef class _pb_Closure:
         self._function = function
 
     def __call__(self, *args):
+        global _pb_invoked
         cdef _pb_CallbackType t = self._type
         cdef Py_ssize_t i
+        _pb_invoked += 1  # C called it: see _pb_retain
         try:
             if t._plain:
                 return t._result(self._function(*args))

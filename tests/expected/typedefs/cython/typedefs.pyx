@@ -1014,6 +1014,9 @@ cdef int _pb_write_elements(void *ptr, str ctype, Py_ssize_t start, object data)
 
 # set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
 cdef bint _pb_maybe_pending = False
+# how many times the module's closures have been called: a call giving C a callable that sees it
+# unchanged when C returns gave one C did not call meanwhile, which C keeps (see _pb_retain)
+cdef unsigned long _pb_invoked = 0
 
 
 cdef int _pb_raise_pending() except -1:
@@ -1067,6 +1070,24 @@ cdef int _pb_keep_callable(object keeper, object key, int slot, object closure, 
     _pb_module_kept[slot] = <PyObject *>closure
     Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
     return 0
+
+
+cdef int _pb_retain(object keeper, object key, int slot) except -1:
+    # What a call kept under key (keeper None: in slot) that C did not call before the call
+    # returned, kept for as long as keeper (None: the module) whatever the same key keeps next: C
+    # keeps it to call later, set in the place of another (expat's handlers) or added to those it
+    # holds (lua_pushcclosure, atexit), which the header does not say; released while C holds it,
+    # it crashed when C called it. A callable C calls during the call is replaced as before.
+    if keeper is None:
+        if _pb_module_kept[slot] == NULL:
+            return 0
+        kept = <object>_pb_module_kept[slot]
+    else:
+        kept = _pb_kept(keeper, key)
+    if kept is None:
+        return 0
+    closure = (<tuple>kept)[0] if type(kept) is tuple else kept
+    return _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
 
 
 cdef object _pb_kept(object keeper, object key):
@@ -1250,8 +1271,10 @@ cdef class _pb_Closure:
         self._function = function
 
     def __call__(self, *args):
+        global _pb_invoked
         cdef _pb_CallbackType t = self._type
         cdef Py_ssize_t i
+        _pb_invoked += 1  # C called it: see _pb_retain
         try:
             if t._plain:
                 return t._result(self._function(*args))
@@ -1349,7 +1372,9 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
 cdef void _pb_trampoline_0(void *_pb_a0, _c_size_t _pb_a1) noexcept with gil:
     # C calls the callable through the user-data pointer, where the wrapper put a _pb_UserData
     # (every name here is a _pb_ name: a handle or record class may be called result or state)
+    global _pb_invoked
     cdef _pb_UserData _pb_state = <_pb_UserData>_pb_a0
+    _pb_invoked += 1  # C called it: see _pb_retain
     try:
         _pb_state.function(_pb_state.user, _pb_a1)
     except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
@@ -1937,6 +1962,7 @@ def apply(op, a, b, /):
     cdef int _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     cdef int _pb_r
     _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, 'apply 0', 0, 2, a, b, None, None)
 
@@ -1954,8 +1980,12 @@ def apply(op, a, b, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (b)', -2147483648, 2147483647), b)
 
+    _pb_seen = _pb_invoked
     with nogil:
         _pb_r = _c_apply(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_invoked == _pb_seen:
+        if op is not None:
+            _pb_retain(None, 'apply 0', 0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -1976,6 +2006,7 @@ def each(cb, user_data, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef unsigned long _pb_seen  # the closures' count before the call (see _pb_retain)
     try:
         if not _pb_takes_user_data(cb):
             _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0', 1, 0, None, None, None, None)
@@ -1983,8 +2014,12 @@ def each(cb, user_data, /):
         _pb_t1 = _pb_buffer_in(user_data, 5, 1, "argument 2 (user_data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_1, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0', 1, 0, None, None, None, None)
+        _pb_seen = _pb_invoked
         with nogil:
             _c_each(_pb_a0, _pb_a1)
+        if _pb_invoked == _pb_seen:
+            if cb is not None:
+                _pb_retain(None, 'each 0', 1)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
