@@ -77,6 +77,11 @@ def test_names_that_state_no_length_of_the_pointer_before(pointer, length, other
     ("x", "n", False),  # BLAS's n counts x with a stride: not this rule's
     ("fds", "fds", False),
     (None, "nfds", False),
+    ("parents", "parent_count", True),  # libgit2's git_commit_create: one item's name, then _count
+    ("entries", "entry_count", True),
+    ("keys", "keyCount", True),
+    ("name", "name_count", False),  # not a plural: the count of something else
+    ("status", "statu_count", False),
 ])
 def test_a_count_named_for_its_pointer(pointer, count, counts):
     assert counts_of(pointer, count) is counts
@@ -205,3 +210,22 @@ def test_a_length_after_a_source_and_its_destination_bounds_both(tmp_path):
     bounded = {name: sorted(s.buffer.py_name for s in plan.steps if isinstance(s, CheckLength))
                for name, plan in functions.items()}
     assert bounded == {"s2f": ["in_", "out"], "cp": ["dst"], "other": []}
+
+
+def test_handles_declared_as_an_array_after_their_count_are_a_list(tmp_path):
+    # libgit2's git_commit_create(..., size_t parent_count, const git_commit *parents[]) took
+    # only a Pointer, which Python cannot make: no commit with a parent could be made
+    from pegbind.config import BindingConfig
+    from pegbind.passes import run_passes
+    from pegbind.pipeline import read_binding
+
+    header = tmp_path / "t.h"
+    header.write_text("#include <stddef.h>\ntypedef struct obj obj;\n"
+                      "int sum_parents(size_t parent_count, const obj *parents[]);\n"
+                      "int sum_args(unsigned num_args, obj *const args[]);\n")
+    config = BindingConfig(name="t", headers=(header,))
+    read = read_binding(config)
+    roles = {f.function.name: [(p.c_name, p.role.role, p.role.length) for p in f.params]
+             for f in run_passes(read.module, config, read.target).functions}
+    assert roles["sum_parents"] == [("parent_count", "len", "parents"), ("parents", "in-array", "parent_count")]
+    assert roles["sum_args"] == [("num_args", "len", "args"), ("args", "in-array", "num_args")]

@@ -1145,12 +1145,18 @@ def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kin
 def counts_of(pointer: str | None, count: str | None) -> bool:
     """Whether the integer ``count`` is named as the number of the ``pointer``'s items: ``n``
     or ``num_`` and its name (poll's ``__nfds`` for ``__fds``, Z3's ``num_args`` for ``args``,
-    LLVM's ``NumArgs`` for ``Args``)."""
+    LLVM's ``NumArgs`` for ``Args``), or, for a plural name, one item's and ``_count``
+    (libgit2's ``parent_count`` for ``parents``, ``entry_count`` for ``entries``)."""
     if not pointer or not count:
         return False
     items, number = pointer.lstrip("_"), count.lstrip("_")
     titled = f"{items[:1].upper()}{items[1:]}"
-    return bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{titled}", f"Num{titled}")
+    if bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{titled}", f"Num{titled}"):
+        return True
+    if len(items) < 3 or not items.endswith("s") or items.endswith(("ss", "us", "is")):
+        return False
+    one = items[:-3] + "y" if items.endswith("ies") else items[:-1]
+    return number in (f"{one}_count", f"{one}Count", f"{one}_cnt", f"{one}Cnt")
 
 
 def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> bool:
