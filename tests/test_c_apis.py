@@ -628,6 +628,26 @@ def test_a_callable_kept_for_the_module_lives_past_the_next_one_given(capi):
     assert capi.capi_run_hook(1) == -1
 
 
+def test_a_plain_char_is_a_number_in_a_record_and_a_callbacks_arguments(capi):
+    # libgit2's git_diff_line.origin: cffi read it as b'+' and refused any int set (its own
+    # "initializer for ctype 'char' must be a bytes of length 1"), the others gave 43
+    seen = []
+
+    def each(line, origin, user):
+        seen.append((line.origin, origin, line.lineno))
+        line.origin = -line.origin  # set as any integer member is, in its range
+        return 0
+
+    assert capi.capi_diff(each, None) == -(ord("+") + ord("-"))
+    assert seen == [(ord("+"), ord("+"), 1), (ord("-"), ord("-"), 2)]
+    line = capi.capi_line(origin=ord("x"), lineno=3)
+    assert line.origin == 120 and "origin=120" in repr(line)
+    with pytest.raises(OverflowError, match=r"^capi_line\.origin: 300 is out of range \[-128, 127\]$"):
+        line.origin = 300
+    with pytest.raises(TypeError, match=r"^capi_line\.origin must be an integer, not bytes$"):
+        line.origin = b"x"
+
+
 def test_callables_c_adds_to_those_it_holds_are_each_kept(capi):
     # atexit, g_idle_add, lua_pushcclosure(L, f, 0): each call adds one, with the same arguments;
     # the first was released when the second was given (a crash when C called it)

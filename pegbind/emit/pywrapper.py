@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from ..frozen import frozen_dataclass, replace
-from ..model import Array, CType, Pointer, assert_never
+from ..model import Array, CType, Pointer, Primitive, assert_never
 from ..passes.binding import (
     ANY_CELL,
     BindingModel,
@@ -232,6 +232,9 @@ class FieldPlan:
     int_range: tuple[int, int] | None
     #: Python class of the nested record (record/record_array kinds)
     record_class: str | None
+    #: an ``int`` member of plain ``char``: ``signed`` or ``unsigned`` as the target has it (cffi
+    #: reads and writes such a member as ``bytes`` of one, every other backend as a number)
+    plain_char: str = ""
 
 
 def field_plans(
@@ -256,7 +259,10 @@ def field_plans(
                 rng = field.int_range
             elif field.kind == "array" and field.element_kind == "int" and field.element is not None:
                 rng = integer_range(module, field.element, target)
-            items.append(FieldPlan(field, rng, classes.get(field.record_key or "")))
+            resolved = module.resolve(field.ctype)
+            plain_char = ("signed" if target.char_signed else "unsigned") if (
+                field.kind == "int" and isinstance(resolved, Primitive) and resolved.name == "char") else ""
+            items.append(FieldPlan(field, rng, classes.get(field.record_key or ""), plain_char))
         plans[record.record.key] = tuple(items)
     return plans
 

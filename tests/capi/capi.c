@@ -72,6 +72,13 @@ size_t capi_strlen(const char *s) { return s ? strlen(s) : 0; }
 size_t capi_ulen(const unsigned char *s) { return s ? strlen((const char *)s) : 0; }
 const char *capi_rest(const char *text, int n) { return text + n; }
 int capi_rest_into(const char *text, int n, const char **end) { *end = text + n; return n; }
+int capi_diff(capi_line_cb each, void *user) {
+    capi_line lines[2] = {{'+', 1}, {'-', 2}};
+    int sum = 0;
+    for (int i = 0; i < 2; i++) sum += each(&lines[i], lines[i].origin, user) + lines[i].origin;
+    return sum;
+}
+
 static capi_job capi_jobs[8];
 static int capi_job_count;
 void capi_push_job(capi_job job) {

@@ -71,6 +71,12 @@ size_t capi_ulen(const unsigned char *s);
 const char *capi_rest(const char *text, int n);
 /* Callables added to those C holds, as atexit's, g_idle_add's or lua_pushcclosure's: up to 8 jobs,
    run in turn on x by capi_run_jobs (the sum of what they gave; forgotten by capi_drop_jobs). */
+/* A plain char in a record and given to a callback, as libgit2's git_diff_line.origin: '+'
+   then '-'; capi_diff gives back the sum of the callback's results, and of each line's origin
+   as the callback left it. */
+typedef struct capi_line { char origin; int lineno; } capi_line;
+typedef int (*capi_line_cb)(capi_line *line, char origin, void *user);
+int capi_diff(capi_line_cb each, void *user);
 typedef int (*capi_job)(int x);
 void capi_push_job(capi_job job);
 int capi_run_jobs(int x);

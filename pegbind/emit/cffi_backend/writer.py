@@ -219,7 +219,17 @@ class CffiWriter(WrapperWriter):
     def closure(self, cb: CallbackBinding, trampoline: str, refused: bool = False) -> tuple[str, str]:
         # cffi's closure is the C function pointer it is passed as; it takes the GIL itself
         onerror = ", onerror=_pb_refused" if refused else ""
-        return f"_ffi.callback({cb.c_text!r}, {trampoline}{onerror})", "_pb_closure"
+        return f"_ffi.callback({self.closure_type(cb)!r}, {trampoline}{onerror})", "_pb_closure"
+
+    def closure_type(self, cb: CallbackBinding) -> str:
+        """``cb``'s C type as the closures are made: a plain ``char`` argument or result as
+        ``signed``/``unsigned char``, which cffi gives and takes as a number, as every other
+        backend does (a plain ``char`` is ``bytes`` of one to cffi); cast to ``cb``'s own type
+        where C takes it."""
+        values = (cb.ret.ctype, *(a.ctype for a in cb.args))
+        if all(integer_char(self.module, self.target, ctype) is ctype for ctype in values):
+            return cb.c_text
+        return f"{self.ctype(cb.ret.ctype)} (*)({', '.join(self.ctype(a.ctype) for a in cb.args) or 'void'})"
 
     def address_value(self, ctype: str, address: int) -> str:
         return f"_ffi.cast({ctype!r}, {address:#x})"

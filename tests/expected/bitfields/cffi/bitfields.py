@@ -1816,11 +1816,11 @@ class mixed_bits(_pb_Record):
 
     @property
     def tag(self):
-        return self._p.tag
+        return int.from_bytes(self._p.tag, "little", signed=True)
 
     @tag.setter
     def tag(self, _pb_given):
-        self._p.tag = _pb_index(_pb_given, 'mixed_bits.tag', -128, 127)
+        self._p.tag = (_pb_index(_pb_given, 'mixed_bits.tag', -128, 127)).to_bytes(1, "little", signed=True)
 
     tag = tag.deleter(_pb_undeletable('mixed_bits.tag'))
 
@@ -1984,11 +1984,11 @@ class pack2(_pb_Record):
 
     @property
     def c(self):
-        return self._p.c
+        return int.from_bytes(self._p.c, "little", signed=True)
 
     @c.setter
     def c(self, _pb_given):
-        self._p.c = _pb_index(_pb_given, 'pack2.c', -128, 127)
+        self._p.c = (_pb_index(_pb_given, 'pack2.c', -128, 127)).to_bytes(1, "little", signed=True)
 
     c = c.deleter(_pb_undeletable('pack2.c'))
 
@@ -2047,11 +2047,11 @@ class attr_packed(_pb_Record):
 
     @property
     def c(self):
-        return self._p.c
+        return int.from_bytes(self._p.c, "little", signed=True)
 
     @c.setter
     def c(self, _pb_given):
-        self._p.c = _pb_index(_pb_given, 'attr_packed.c', -128, 127)
+        self._p.c = (_pb_index(_pb_given, 'attr_packed.c', -128, 127)).to_bytes(1, "little", signed=True)
 
     c = c.deleter(_pb_undeletable('attr_packed.c'))
 
@@ -2110,11 +2110,11 @@ class attr_aligned(_pb_Record):
 
     @property
     def c(self):
-        return self._p.c
+        return int.from_bytes(self._p.c, "little", signed=True)
 
     @c.setter
     def c(self, _pb_given):
-        self._p.c = _pb_index(_pb_given, 'attr_aligned.c', -128, 127)
+        self._p.c = (_pb_index(_pb_given, 'attr_aligned.c', -128, 127)).to_bytes(1, "little", signed=True)
 
     c = c.deleter(_pb_undeletable('attr_aligned.c'))
 
@@ -2173,11 +2173,11 @@ class after_pop(_pb_Record):
 
     @property
     def c(self):
-        return self._p.c
+        return int.from_bytes(self._p.c, "little", signed=True)
 
     @c.setter
     def c(self, _pb_given):
-        self._p.c = _pb_index(_pb_given, 'after_pop.c', -128, 127)
+        self._p.c = (_pb_index(_pb_given, 'after_pop.c', -128, 127)).to_bytes(1, "little", signed=True)
 
     c = c.deleter(_pb_undeletable('after_pop.c'))
 

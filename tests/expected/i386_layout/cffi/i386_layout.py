@@ -1731,11 +1731,11 @@ class mixed(_pb_Record):
 
     @property
     def c(self):
-        return self._p.c
+        return int.from_bytes(self._p.c, "little", signed=True)
 
     @c.setter
     def c(self, _pb_given):
-        self._p.c = _pb_index(_pb_given, 'mixed.c', -128, 127)
+        self._p.c = (_pb_index(_pb_given, 'mixed.c', -128, 127)).to_bytes(1, "little", signed=True)
 
     c = c.deleter(_pb_undeletable('mixed.c'))
 

@@ -2396,11 +2396,11 @@ class holds_aligned(_pb_Record):
 
     @property
     def tag(self):
-        return self._p.tag
+        return int.from_bytes(self._p.tag, "little", signed=True)
 
     @tag.setter
     def tag(self, _pb_given):
-        self._p.tag = _pb_index(_pb_given, 'holds_aligned.tag', -128, 127)
+        self._p.tag = (_pb_index(_pb_given, 'holds_aligned.tag', -128, 127)).to_bytes(1, "little", signed=True)
 
     tag = tag.deleter(_pb_undeletable('holds_aligned.tag'))
 
@@ -2418,11 +2418,11 @@ class holds_aligned(_pb_Record):
 
     @property
     def after(self):
-        return self._p.after
+        return int.from_bytes(self._p.after, "little", signed=True)
 
     @after.setter
     def after(self, _pb_given):
-        self._p.after = _pb_index(_pb_given, 'holds_aligned.after', -128, 127)
+        self._p.after = (_pb_index(_pb_given, 'holds_aligned.after', -128, 127)).to_bytes(1, "little", signed=True)
 
     after = after.deleter(_pb_undeletable('holds_aligned.after'))
 
