@@ -912,6 +912,12 @@ def test_a_count_is_of_items_and_a_size_of_bytes(capi):
     assert capi.capi_checksum(capi.c_int(0x01020304), 4) == 10
     with pytest.raises(ValueError, match=r"^argument 2 \(size\): 9 is more than argument 1 \(data\) holds \(8 bytes\)$"):
         capi.capi_checksum(capi.c_double(), 9)
+    # and a record its size (xxHash's XXH64(canonical, 9, 0) read past an 8-byte record)
+    span = capi.capi_span(start=1, end=2)
+    assert capi.capi_checksum(span, capi.capi_span.sizeof) == 3
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 4096 is more than argument 1 \(data\) holds "
+                                         r"\(8 bytes\)$"):
+        capi.capi_checksum(span, 4096)
     moved = capi.c_uint()
     assert capi.capi_move(moved, b"\x05\0\0\0", 4) == 5 and moved.value == 5
 

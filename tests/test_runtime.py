@@ -636,7 +636,12 @@ def test_capacity_counts_items_of_what_a_buffer_holds():
     assert rt._pb_capacity(ULong(), 1) == 8 and rt._pb_capacity(ULong(), 8) == 1
     assert rt._pb_capacity(None, 1) == 0  # NULL holds nothing
     assert rt._pb_capacity(rt._pb_pointer(0x10, "int *", None), 4) == -1
-    assert rt._pb_capacity(RecordObject(), 1) == -1
+    assert rt._pb_capacity(SizedRecord(), 1) == 8 and rt._pb_capacity(SizedRecord(), 4) == 2  # its size
+
+
+class SizedRecord(rt._pb_Record):
+    __slots__ = ()
+    sizeof = 8
 
 # ---- the records section: what record classes check for pointer members ------
 

@@ -1551,7 +1551,9 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         return None
     elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
         address[0] = _pb_object_address(value, ctype, what, wanted)
-        length[0] = -1
+        # a record holds its own size (a length stated beside it may not pass it); a Pointer
+        # holds what C gave, not known
+        length[0] = -1 if isinstance(value, Pointer) else type(value).sizeof
         return None
     else:
         raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")

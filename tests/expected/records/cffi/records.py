@@ -642,11 +642,14 @@ def _pb_measure(value, size):
 
 def _pb_capacity(value, item):
     """How many items of ``item`` bytes an argument holds, for a length the header states
-    beside it: none for None (NULL); -1 when that is not known (a Pointer, a handle or a record)."""
+    beside it: none for None (NULL); a record, its size; -1 when that is not known (a Pointer
+    or a handle: what C gave)."""
     if value is None:
         return 0
-    if isinstance(value, (Pointer, _pb_Record)):
+    if isinstance(value, Pointer):
         return -1
+    if isinstance(value, _pb_Record):
+        return type(value).sizeof // item
     if isinstance(value, str):
         return len(value.encode()) // item
     if isinstance(value, _pb_Cell):
@@ -960,6 +963,7 @@ class _pb_Record(_pb_Owner):
     and ``close()`` (each record class says where its FFI keeps what it owns)."""
 
     __slots__ = ()
+    sizeof: int  #: each record class's own: the bytes of its C type
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
