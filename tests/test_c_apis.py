@@ -377,6 +377,9 @@ def test_a_buffer_a_callable_is_given_with_its_size_holds_no_more(capi):
         return size
 
     assert capi.capi_fill(fill) == 16
+    # named by neither, a size_t right after a buffer is its size (libpng's png_rw_ptr: a read_fn
+    # writing data[:length + 64] smashed the stack)
+    assert capi.capi_fill_unnamed(lambda io, buffer, size: fill(buffer, size)) == 16
     got = []
 
     def write(ptr, size, nmemb, user):  # as curl's: size * nmemb bytes

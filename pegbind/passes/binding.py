@@ -273,8 +273,12 @@ class CallbackBinding:
 
     @property
     def factory_key(self) -> str:
-        """What tells closures apart: the C type, and what they give C when the callable raises."""
-        return self.c_text if self.on_error is None else f"{self.c_text} on_error({self.on_error!r})"
+        """What tells closures apart: the C type, what they give C when the callable raises, and
+        the sizes the arguments are bounded by (one type may be written with names that state
+        them and without)."""
+        key = self.c_text if self.on_error is None else f"{self.c_text} on_error({self.on_error!r})"
+        bounds = [(i, a.counted_by, a.per_element) for i, a in enumerate(self.args) if a.counted_by]
+        return f"{key} bounded {bounds}" if bounds else key
 
     @property
     def failed(self) -> str:

@@ -467,6 +467,10 @@ def _counted_arguments(module: Module, target: TargetInfo, function: FunctionTyp
         if arg.kind not in ("pointer", "string") or args[i + 1].kind != "int":
             continue
         unit = length_unit(names[i], names[i + 1], others)
+        if unit is None and not names[i] and not names[i + 1] and _is_size_t(module, args[i + 1].ctype):
+            # neither named (libpng's png_rw_ptr: png_structp, png_bytep, size_t): a size_t right
+            # after a buffer is its size, as for a function's parameters (see _bounds)
+            unit = "items"
         element = module.resolve(arg.ctype)
         size = element_size(module, target, element.target) if isinstance(element, Pointer) else 0
         if arg.kind == "string" and unit is not None:

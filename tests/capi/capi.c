@@ -608,6 +608,15 @@ int capi_numbers(capi_number_cb number, void *ctx) {
     return number(ctx, "42, SECRET", 2) + number(ctx, "k\0y", 3) + number(ctx, NULL, 0) + number(ctx, "q", (size_t)-1);
 }
 
+size_t capi_fill_unnamed(capi_unnamed_filler fill) {
+    unsigned char *buffer = calloc(16, 1);
+    size_t said = fill(NULL, buffer, 16), sum = 0;
+    for (size_t i = 0; i < said && i < 16; i++)
+        sum += buffer[i];
+    free(buffer);
+    return sum;
+}
+
 size_t capi_fill(capi_filler fill) {
     unsigned char *buffer = calloc(16, 1);
     size_t said = fill(buffer, 16), sum = 0;

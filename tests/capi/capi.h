@@ -177,6 +177,9 @@ size_t capi_feed(capi_sink sink, void *user);
    size * nmemb bytes, as curl's write callback is given its data: "abcdef" as 2 x 3. */
 typedef size_t (*capi_filler)(unsigned char *buffer, size_t size);
 size_t capi_fill(capi_filler fill);
+/* The same with the parameters unnamed, as libpng's png_rw_ptr (png_structp, png_bytep, size_t). */
+typedef size_t (*capi_unnamed_filler)(void *, unsigned char *, size_t);
+size_t capi_fill_unnamed(capi_unnamed_filler fill);
 typedef size_t (*capi_writer)(char *ptr, size_t size, size_t nmemb, void *user);
 size_t capi_write_out(capi_writer write, void *user);
 /* Text handed to a callback with its length, as yajl's numbers and leveldb's keys are: "42" of
