@@ -1668,6 +1668,14 @@ def test_cells_and_pointers_go_as_addresses_as_curl_easy_getinfo_takes_them(capi
     name = bytearray(8)  # a buffer goes as the address of its bytes: C stores a char * there
     assert capi.capi_db_getinfo(db, capi.CAPI_INFO_NAME, name) == 0
     assert int.from_bytes(name, "little") != 0
+    # bytes go as a copy: what C writes there (libtiff's TIFFGetField given b"1234") went into
+    # the bytes object, changing that value for the whole interpreter
+    frozen = b"\xff" * 8
+    assert capi.capi_db_getinfo(db, capi.CAPI_INFO_LIMIT, frozen) == 0
+    assert frozen == bytes([255] * 8) and bytes([255]) == b"\xff"
+    # and a read-only buffer's slice ends where it does (cffi's %s read on to the whole's NUL)
+    buf = bytearray(16)
+    assert capi.capi_format(buf, len(buf), "[%s]", memoryview(b"abcdef")[:2]) == 4 and buf[:5] == b"[ab]\0"
     capi.capi_db_close(db)
 
 

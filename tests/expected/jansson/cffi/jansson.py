@@ -1166,11 +1166,19 @@ def _pb_va_address(address):
 
 
 def _pb_va_bytes(data):
-    return _ffi.from_buffer(data)  # bytes end in a NUL past their length
+    """bytes as a copy with a NUL after it: a variadic function may write where it is given a
+    pointer (libtiff's TIFFGetField), and writing into a bytes object changes that value for
+    the whole interpreter; the copy lives for the call."""
+    return _ffi.new("char[]", data)
 
 
 def _pb_va_buffer(value, view):
-    return _ffi.from_buffer(value)  # the caller's object, not the view (see _pb_rbuf)
+    """A buffer as the pointer C gets: into a writable one, the caller's object, not the view
+    (see _pb_rbuf), as C may fill it; a read-only one as a copy (see _pb_va_bytes), so a slice
+    of one ends where it does (%s read a memoryview's [:2] to the NUL of the whole)."""
+    if view.readonly:
+        return _ffi.new("char[]", view.tobytes())
+    return _ffi.from_buffer(value)
 
 
 def _pb_va_object(value, what):

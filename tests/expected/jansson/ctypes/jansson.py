@@ -1142,16 +1142,17 @@ _pb_va_signed = _ct.c_int64
 _pb_va_unsigned = _ct.c_uint64
 _pb_va_double = _ct.c_double
 _pb_va_address = _ct.c_void_p
-_pb_va_bytes = _ct.c_char_p  # which keeps the bytes alive for the call
+# bytes as a copy with a NUL after it: a variadic function may write where it is given a
+# pointer (libtiff's TIFFGetField), and writing into a bytes object changes that value for the
+# whole interpreter (b"1234" then read b"\x07\0\0\0" everywhere); the copy lives for the call
+_pb_va_bytes = _ct.create_string_buffer
 
 
 def _pb_va_buffer(value, view):
-    """A buffer as the pointer C gets: into a writable one; a read-only one other than bytes
-    as a copy, as ctypes cannot point into it (the same as a const pointer parameter)."""
-    if value.__class__ is bytes:
-        return _ct.c_char_p(value)
+    """A buffer as the pointer C gets: into a writable one (C may fill it: sscanf's %s); a
+    read-only one as a copy of its bytes with a NUL after them (see _pb_va_bytes)."""
     if view.readonly:
-        return _ct.c_char_p(view.tobytes())
+        return _ct.create_string_buffer(view.tobytes())
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
 
