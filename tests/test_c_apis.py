@@ -1300,6 +1300,13 @@ def test_a_function_that_releases_through_the_callers_pointer_takes_it(capi):
     with pytest.raises(TypeError, match=r"^argument 1 \(node\) must be capi_node or None, not capi_db$"):
         capi.capi_node_unref(capi.capi_db_open("x")[1])
     assert "capi_node_unref(node: capi_node | None, /) -> capi_node | None" in capi.capi_node_unref.__doc__
+    # every parameter so: libpng's png_destroy_read_struct took none, as out-parameters, and freed nothing
+    before = capi.capi_live()
+    status, db = capi.capi_db_open("both")
+    node = capi.capi_node_new(1)
+    assert capi.capi_live() == before + 1
+    assert capi.capi_db_release_both(db, node) == (None, None) and capi.capi_live() == before
+    assert capi.capi_db_release_both(None, None) == (None, None)
 
 
 def test_a_function_freeing_a_list_of_records_takes_the_lists_pointer(capi):

@@ -1267,10 +1267,11 @@ def _default_sequences(module: Module, names: dict, function: Function,
                 and _arithmetic(module.resolve(by_name[length].type)) == "int"))}
 
 
-def _releases_through(module: Module, names: dict, function: Function) -> str | None:
-    """The role of the parameter of a function that takes nothing but a non-const ``T **`` and
-    returns nothing, where the ``out`` it otherwise is would leave nothing to pass (None for
-    other functions).
+def _releases_through(module: Module, names: dict, function: Function) -> tuple[str, ...] | None:
+    """The roles of the parameters of a function that takes nothing but non-const ``T **`` and
+    returns nothing, where the ``out`` each otherwise is would leave nothing to pass (None for
+    other functions): each as below, a list of characters only alone.  libpng's
+    ``png_destroy_read_struct(png_structpp, png_infopp, png_infopp)`` frees them all.
 
     Of a record or opaque type, ``inout``: C reads the pointer there and writes it back, as
     libcbor's ``cbor_decref(cbor_item_t **item)`` frees and clears it; it still gives back
@@ -1281,23 +1282,28 @@ def _releases_through(module: Module, names: dict, function: Function) -> str | 
     back as.
     """
     ret = module.resolve(function.ret)
-    if len(function.params) != 1 or not (isinstance(ret, Primitive) and ret.is_void):
+    if not function.params or not (isinstance(ret, Primitive) and ret.is_void):
         return None
-    pointer = module.resolve(function.params[0].type)
-    if not isinstance(pointer, Pointer) or adjusted_array(module, function.params[0].type) is not None:
-        return None
-    cell = module.resolve(pointer.target)
-    if not isinstance(cell, Pointer) or cell.is_const:
-        return None
-    item = pointer_item(module, names, cell)
-    if item is not None and item[0] in ("handle", "record_ptr"):
-        # one named as a list takes the list's Pointer, as the lists of characters below: PROJ's
-        # proj_crs_info_list_destroy(PROJ_CRS_INFO **list) frees what another function handed out
-        return "in" if _names_a_list(function.params[0].name) else "inout"
-    characters = module.resolve(cell.target)
-    if isinstance(characters, Primitive) and characters.name in _CHARS:
-        return "in"  # pcre2's PCRE2_SPTR lists (const unsigned char *) too
-    return None
+    roles = []
+    for param in function.params:
+        pointer = module.resolve(param.type)
+        if not isinstance(pointer, Pointer) or adjusted_array(module, param.type) is not None:
+            return None
+        cell = module.resolve(pointer.target)
+        if not isinstance(cell, Pointer) or cell.is_const:
+            return None
+        item = pointer_item(module, names, cell)
+        characters = module.resolve(cell.target)
+        if item is not None and item[0] in ("handle", "record_ptr"):
+            # one named as a list takes the list's Pointer, as the lists of characters below:
+            # PROJ's proj_crs_info_list_destroy(PROJ_CRS_INFO **list) frees what another gave
+            roles.append("in" if _names_a_list(param.name) else "inout")
+        elif (isinstance(characters, Primitive) and characters.name in _CHARS
+              and len(function.params) == 1):
+            roles.append("in")  # pcre2's PCRE2_SPTR lists (const unsigned char *) too
+        else:
+            return None
+    return tuple(roles)
 
 
 def _names_a_list(name: str | None) -> bool:
@@ -1366,9 +1372,9 @@ def plan_function(
     param_roles = [_with_default(roles.get(rule_name(p.name, i)), defaults[i]) for i, p in enumerate(function.params)]
     for index, counted_by in _default_sequences(module, names, function, roles).items():
         param_roles[index] = ParamRole("in-array", counted_by)
-    released = _releases_through(module, names, function)
-    if released is not None and not roles.get(rule_name(function.params[0].name, 0)):
-        param_roles[0] = ParamRole(released, None, param_roles[0].owner)
+    for index, released in enumerate(_releases_through(module, names, function) or ()):
+        if not roles.get(rule_name(function.params[index].name, index)):
+            param_roles[index] = ParamRole(released, None, param_roles[index].owner)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}

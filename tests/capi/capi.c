@@ -305,6 +305,13 @@ void capi_db_release(capi_db **db) {
     capi_db_close(*db);
     *db = NULL;
 }
+void capi_db_release_both(capi_db **db, capi_node **node) {
+    if (db && *db) capi_db_release(db);
+    if (node && *node) {
+        capi_node_free(*node);
+        *node = NULL;
+    }
+}
 
 static unsigned char *copy_text(const char *text) {
     size_t n = strlen(text);

@@ -316,6 +316,9 @@ int capi_live(void);
    reference less, and the pointer set to NULL once the last is gone. */
 void capi_node_unref(capi_node **node);
 void capi_db_release(capi_db **db);
+/* Both released through the caller's pointers, as libpng's png_destroy_read_struct(png_structpp,
+   png_infopp, png_infopp): each closed and set to NULL. */
+void capi_db_release_both(capi_db **db, capi_node **node);
 
 capi_color capi_mix(int bits);
 int capi_void_out(void **memory);
