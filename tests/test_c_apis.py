@@ -651,6 +651,16 @@ def test_a_plain_char_is_a_number_in_a_record_and_a_callbacks_arguments(capi):
         line.origin = b"x"
 
 
+def test_a_long_double_is_a_float_everywhere(capi):
+    # MPFR's mpfr_get_ld gave <cdata 'long double'> in cffi, and r + 1 raised there only
+    seen = []
+    assert type(capi.capi_ld_half(3.0)) is float and capi.capi_ld_half(3.0) == 1.5
+    assert capi.capi_ld_apply(lambda x: seen.append(x) or x + 1, 1.5) == 5.0
+    assert [type(x) for x in seen] == [float] and seen == [1.5]
+    wide = capi.capi_wide(v=2.5)
+    assert type(wide.v) is float and wide.v + 1 == 3.5
+
+
 def test_callables_c_adds_to_those_it_holds_are_each_kept(capi):
     # atexit, g_idle_add, lua_pushcclosure(L, f, 0): each call adds one, with the same arguments;
     # the first was released when the second was given (a crash when C called it)

@@ -235,6 +235,8 @@ class FieldPlan:
     #: an ``int`` member of plain ``char``: ``signed`` or ``unsigned`` as the target has it (cffi
     #: reads and writes such a member as ``bytes`` of one, every other backend as a number)
     plain_char: str = ""
+    #: a ``float`` member of ``long double`` (cffi reads it as a cdata, every other backend as a float)
+    long_double: bool = False
 
 
 def field_plans(
@@ -262,7 +264,8 @@ def field_plans(
             resolved = module.resolve(field.ctype)
             plain_char = ("signed" if target.char_signed else "unsigned") if (
                 field.kind == "int" and isinstance(resolved, Primitive) and resolved.name == "char") else ""
-            items.append(FieldPlan(field, rng, classes.get(field.record_key or ""), plain_char))
+            long_double = field.kind == "float" and isinstance(resolved, Primitive) and resolved.name == "long double"
+            items.append(FieldPlan(field, rng, classes.get(field.record_key or ""), plain_char, long_double))
         plans[record.record.key] = tuple(items)
     return plans
 
@@ -346,6 +349,7 @@ class WrapperWriter(ABC):
             f"_pb_counted_pointer({n}, {a.pointer_type!r}, {callback_count(a, names)})" if a.counted_by else
             f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
             if a.kind in ("handle", "pointer", "record_ptr") else
+            self.float_value(a.ctype, n) if a.kind == "float" else
             self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
             for a, n in zip(cb.args, names, strict=True))
         what = repr(f"the result of a callback {cb.c_text}")
@@ -583,6 +587,10 @@ class WrapperWriter(ABC):
 
     def complex_value(self, value: str) -> str:
         """Python's complex of a C complex value as the FFI gives it (a name): an expression."""
+        return value
+
+    def float_value(self, ctype: CType, value: str) -> str:
+        """Python's float of a C floating value of ``ctype`` as the FFI gives it: an expression."""
         return value
 
     def out_result(self, p: ParamBinding, s: Slot, owner: str) -> tuple[list[str], str]:

@@ -79,6 +79,9 @@ int capi_diff(capi_line_cb each, void *user) {
     return sum;
 }
 
+long double capi_ld_half(long double x) { return x / 2; }
+long double capi_ld_apply(capi_ld_fn f, long double x) { return f(x) * 2; }
+
 static capi_job capi_jobs[8];
 static int capi_job_count;
 void capi_push_job(capi_job job) {

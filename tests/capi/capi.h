@@ -77,6 +77,12 @@ const char *capi_rest(const char *text, int n);
 typedef struct capi_line { char origin; int lineno; } capi_line;
 typedef int (*capi_line_cb)(capi_line *line, char origin, void *user);
 int capi_diff(capi_line_cb each, void *user);
+/* long double in a result, a record and a callback's argument and result, as MPFR's
+   mpfr_get_ld: cffi gave a cdata no arithmetic takes. capi_ld_apply gives back f(x) * 2. */
+typedef struct capi_wide { long double v; int n; } capi_wide;
+long double capi_ld_half(long double x);
+typedef long double (*capi_ld_fn)(long double x);
+long double capi_ld_apply(capi_ld_fn f, long double x);
 typedef int (*capi_job)(int x);
 void capi_push_job(capi_job job);
 int capi_run_jobs(int x);

@@ -198,8 +198,19 @@ class CffiWriter(WrapperWriter):
             f"        _pb_item._p[0] = {s.arg}[_pb_k]",
         ]
 
+    def float_value(self, ctype: CType, value: str) -> str:
+        # cffi gives a long double as a cdata, which no arithmetic takes: a float, as the other
+        # backends give it
+        resolved = self.module.resolve(ctype)
+        return f"float({value})" if isinstance(resolved, Primitive) and resolved.name == "long double" else value
+
+    def direct(self, f: FunctionBinding) -> bool:
+        return super().direct(f) and self.float_value(f.ret.ctype, "") == ""
+
     def ret(self, f: FunctionBinding, owner: str) -> list[str]:
         kind, cls = f.ret.kind, self.classes.get(f.ret.record_key or "")
+        if kind == "float":
+            return [f"_pb_ret = {self.float_value(f.ret.ctype, '_pb_r')}"]
         if kind == "record":
             return [f"_pb_ret = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(f.ret.ctype) + ' *')}, "
                     "_pb_r), None)"]
