@@ -1260,6 +1260,12 @@ def test_characters_returned_with_their_length_in_a_cell_are_that_many_bytes(cap
     assert capi.capi_value_of(2, length) is None
 
 
+def test_characters_written_through_a_pointer_with_their_length_beside_are_that_many_bytes(capi):
+    # TurboJPEG's tjCompress2 gave 4 bytes of a 1269-byte JPEG: read to the first NUL
+    size = capi.c_ulong()
+    assert capi.capi_compress(1, size) == (0, b"\xff\xd8\x00\x01") and size.value == 4
+
+
 def test_characters_the_caller_frees_with_their_length_in_a_cell_are_that_many_bytes(owned):
     # returned to the caller, who frees it (g_base64_decode): copied to its length, then freed
     n = owned.c_int()

@@ -824,6 +824,13 @@ class CythonWrappers:
     def collect_output(self, step: CollectOutput, w: _Wrapping) -> str:
         owner, library = w.owner, w.library
         p, s, b = step.param, step.slot, step.buffer
+        if b is None and step.length is not None:  # characters C wrote the length of to a cell
+            _, cs, (bytes_, signed) = step.length
+            read = f"{s.result} = _pb_counted_result(<const char *>{s.cell}, <void *>{cs.arg}, {bytes_}, {signed})\n"
+            if p.owner is None:
+                return read
+            return read + (f"if {s.cell} != NULL:\n"
+                           f"    _pb_release_{p.owner}({self._freer(p.owner, library)}, <void *>{s.cell})\n")
         cls = self.classes.get(p.record_key or "", "")
         if b is None and p.owner is not None and p.kind == "record":
             return (f"{s.result} = {s.cell}\n"

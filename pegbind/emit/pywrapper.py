@@ -834,6 +834,14 @@ class WrapperWriter(ABC):
                     else:
                         out += self.ret(f, owner)
                     results.append("_pb_ret")
+                case CollectOutput(param=p, slot=s, buffer=None, length=(cell, _, (size, signed))):
+                    # characters C wrote the length of to the cell after them (if one was given)
+                    pointer = self.cell_value(s.cell)
+                    written = f"_pb_stated({cell.py_name}, {size}, {signed})"
+                    out.append(f"{s.result} = _pb_counted_text({pointer}, {written})")
+                    if p.owner is not None:
+                        out += [f"if {s.result} is not None:", f"    {self.freer(p.owner)}({pointer})"]
+                    results.append(s.result)
                 case CollectOutput(param=p, slot=s, buffer=b):
                     if b is None:  # an out/inout cell
                         lines, value = self.out_result(p, s, owner)

@@ -195,6 +195,10 @@ class ParamBinding:
     owner: str | None = None
     #: for a ``callback``: what C passes the Python callable and takes back from it
     callback: CallbackBinding | None = None
+    #: for an ``out`` ``string``: the parameter (its index) of the integer cell right after it
+    #: that C writes its length to (TurboJPEG's ``unsigned char **jpegBuf, unsigned long
+    #: *jpegSize``): it reads as that many bytes, NULs and all (see ReturnBinding.length_param)
+    length_param: int | None = None
 
     @property
     def c_type(self) -> CType:

@@ -307,6 +307,8 @@ class CollectOutput:
     param: ParamBinding
     slot: Slot
     buffer: OutBuffer | None  #: for ``out-bytes``/``out-array``
+    #: characters C wrote the length of to a cell the call was given (as ConvertReturn's)
+    length: tuple[ParamBinding, Slot, tuple[int, bool]] | None = None
     kind: Literal["collect_output"] = "collect_output"
 
 
@@ -403,6 +405,18 @@ def max_object_size(target: TargetInfo) -> int:
     return (1 << (8 * target.pointer_size - 1)) - 1
 
 
+def _written_length(module: Module, target: TargetInfo, params: tuple[ParamBinding, ...], slots: tuple[Slot, ...],
+                    index: int | None) -> tuple[ParamBinding, Slot, tuple[int, bool]] | None:
+    """The cell parameter ``index`` C writes a length of characters to, its slot, and the
+    (bytes, signed) of its integer (None for no such parameter)."""
+    if index is None:
+        return None
+    cell = params[index]
+    assert cell.element is not None
+    signed = integer_range(module, cell.element, target)[0] < 0
+    return cell, slots[index], (element_size(module, target, cell.element), signed)
+
+
 def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPlan:
     """The steps of ``f``'s wrapper."""
     params = f.params
@@ -490,15 +504,10 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         if p.role.role == "in-array" and p.kind == "record" and not _points_to_const(module, p.ctype)
     ]
     if f.returns_value:
-        written: tuple[ParamBinding, Slot, tuple[int, bool]] | None = None
-        if f.ret.length_param is not None:
-            cell = params[f.ret.length_param]
-            assert cell.element is not None
-            signed = integer_range(module, cell.element, target)[0] < 0
-            written = (cell, slots[cell.index], (element_size(module, target, cell.element), signed))
-        steps.append(ConvertReturn(written))
+        steps.append(ConvertReturn(_written_length(module, target, params, slots, f.ret.length_param)))
     by_param = {out.param.index: out for out in buffers}
-    steps += [CollectOutput(p, slots[p.index], by_param.get(p.index)) for p in f.outputs]
+    steps += [CollectOutput(p, slots[p.index], by_param.get(p.index),
+                            _written_length(module, target, params, slots, p.length_param)) for p in f.outputs]
 
     sequences = [p for p in params if p.role.role in ("in-array", *_OUT_BUFFERS)]
     measured = [p for p in params if p.role.role == "in" and (p.length is not None or p.index in bounded)]

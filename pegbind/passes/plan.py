@@ -1505,6 +1505,14 @@ def plan_function(
         if planned.callback is not None:
             params[index] = replace(planned, callback=replace(
                 planned.callback, keeper=keeper, user_data=user_data))
+    names_of = frozenset(p.c_name for p in params if p.c_name)
+    for chars, cell in zip(params, params[1:], strict=False):
+        # characters C writes a pointer to, and their length to the cell after, named for them
+        if (chars.role.role == "out" and chars.kind == "string" and cell.role.role == "in"
+                and cell.kind == "writable_buffer" and cell.cell_tag[:1] in ("i", "u")
+                and rule_name(cell.c_name, cell.index) not in roles
+                and length_unit(chars.c_name, cell.c_name, names_of) is not None):
+            params[chars.index] = replace(chars, length_param=cell.index)
     for index, (pointers, unit) in _bounds(module, function, params, set(roles)).items():
         params[index] = replace(params[index], bounds=pointers, bound_unit=unit)
         for bounded in pointers:

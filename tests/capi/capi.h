@@ -202,6 +202,10 @@ int capi_numbers(capi_number_cb number, void *ctx);
    leveldb_get's size_t *vallen: "he\0llo" (6), with no NUL after it in capi_value_of; and one the
    caller frees (free), as g_base64_decode's gsize *out_len. */
 const char *capi_value_of(int which, size_t *len);
+/* Characters C hands over through a char ** with their length in the cell after it, as
+   TurboJPEG's tjCompress2(..., unsigned char **jpegBuf, unsigned long *jpegSize, ...): "\xff\xd8\0\1"
+   (4), malloc'd, to free with free(). */
+int capi_compress(int quality, unsigned char **jpegBuf, unsigned long *jpegSize);
 unsigned char *capi_decoded(const char *text, int *out_len);
 double **capi_channels(void);
 double capi_channels_sum(void);

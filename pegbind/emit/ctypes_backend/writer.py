@@ -184,8 +184,9 @@ class CtypesWriter(WrapperWriter):
         return [] if self.bare and p.kind == "int" else super().exact_int(p)
 
     def elem(self, p: ParamBinding) -> str:
-        if p.kind == "string":  # a char ** out cell: its value reads as bytes (owned: the address, to free)
-            return "_ct.c_void_p" if p.owner is not None else "_ct.c_char_p"
+        if p.kind == "string":  # a char ** out cell: its value reads as bytes (owned: the address, to
+            # free; with a length C writes beside it: the address, to read that many from)
+            return "_ct.c_void_p" if p.owner is not None or p.length_param is not None else "_ct.c_char_p"
         return self.speller.spell(p.element)  # type: ignore[arg-type]
 
     def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
