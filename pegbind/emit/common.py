@@ -186,6 +186,18 @@ def callback_count(value: CallbackValue, args: list[str]) -> str:
     return product if value.per_element == 1 else f"({product}) // {value.per_element}"
 
 
+def given_callables(f: FunctionBinding) -> list[tuple[ParamBinding, str, str]]:
+    """(parameter, its keeper's Python name or ``None``, the key it is kept under) of each
+    callable ``f`` takes: what a wrapper keeps past the next one given when C did not call it
+    while the call ran (see the runtime's ``_pb_retain``)."""
+    given = []
+    for p in f.params:
+        if p.kind == "callback" and p.callback is not None:
+            keeper = p.callback.keeper
+            given.append((p, "None" if keeper is None else f.params[keeper].py_name, f.callback_key(p)))
+    return given
+
+
 def text_flag(param: ParamBinding) -> str:
     """How a buffer parameter takes a str, as the runtime's ``text`` arguments and specs say it:
     ``False`` (not at all), ``True`` (its UTF-8 bytes, with no NUL: C reads to one), ``2`` (NULs

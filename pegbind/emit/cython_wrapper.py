@@ -51,7 +51,7 @@ from ..passes.callplan import (
     Slot,
 )
 from ..target import integer_primitive
-from .common import docstring, py_string
+from .common import docstring, given_callables, py_string
 from .ctypes_backend.speller import CtypesSpeller
 from .cython import cy_cast, cy_convert, cy_converts, cy_decl, cy_name, cy_pointer_to, cy_sizeof, cy_var
 from .pywrapper import input_item_spec, input_spec
@@ -707,17 +707,13 @@ class CythonWrappers:
     def retained(self, f: FunctionBinding) -> str:
         """What runs after the call of ``f`` keeping each callable given that C did not call
         meanwhile past the next one given in its place (see ``_pb_retain``); ``""`` for none."""
-        given = [p for p in f.params if p.kind == "callback" and p.callback is not None]
+        given = given_callables(f)
         if not given:
             return ""
         lines = ["if _pb_invoked == _pb_seen:"]
-        for p in given:
-            cb = p.callback
-            assert cb is not None
-            keeper = "None" if cb.keeper is None else f.params[cb.keeper].py_name
-            key = f.callback_key(p)
-            lines.append(f"    if {p.py_name} is not None:")
-            lines.append(f"        _pb_retain({keeper}, {py_string(key)}, {self.module_slots[key]})")
+        for p, keeper, key in given:
+            lines += [f"    if {p.py_name} is not None:",
+                      f"        _pb_retain({keeper}, {py_string(key)}, {self.module_slots[key]})"]
         return "\n".join(lines) + "\n"
 
     def disown(self, step: Disown, w: _Wrapping) -> str:
@@ -800,15 +796,21 @@ class CythonWrappers:
         return (f"{into} = {self.pointer_value(kind, key, ctype, value, owner)}\n"
                 f"_pb_own({into}, _pb_release_{freer}, {function}, <void *>{value})\n")
 
+    def _counted_read(self, into: str, pointer: str, length: tuple[ParamBinding, Slot, tuple[int, bool]],
+                      freer: str | None, library: str) -> str:
+        """``into`` set to the characters at ``pointer`` whose length C wrote to the cell of
+        ``length`` (see ConvertReturn.length), then freed by ``freer`` if an ownership rule says so."""
+        _, cell, (size, signed) = length
+        read = f"{into} = _pb_counted_result(<const char *>{pointer}, <void *>{cell.arg}, {size}, {signed})\n"
+        if freer is None:
+            return read
+        return read + (f"if {pointer} != NULL:\n"
+                       f"    _pb_release_{freer}({self._freer(freer, library)}, <void *>{pointer})\n")
+
     def convert_return(self, step: ConvertReturn, w: _Wrapping) -> str:
         r, owner, library = w.f.ret, w.owner, w.library
         if step.length is not None:  # characters C wrote the length of to a cell the call was given
-            _, s, (size, signed) = step.length
-            text = f"_pb_ret = _pb_counted_result(<const char *>_pb_r, <void *>{s.arg}, {size}, {signed})\n"
-            if r.owner is None:
-                return text
-            return text + (f"if _pb_r != NULL:\n"
-                           f"    _pb_release_{r.owner}({self._freer(r.owner, library)}, <void *>_pb_r)\n")
+            return self._counted_read("_pb_ret", "_pb_r", step.length, r.owner, library)
         if r.owner is not None:
             return self.owned(r.kind, r.record_key, r.pointer_type, "_pb_r", owner, r.owner, "_pb_ret", library) + "\n"
         if r.kind in ("int", "bool", "float", "complex"):
@@ -825,12 +827,7 @@ class CythonWrappers:
         owner, library = w.owner, w.library
         p, s, b = step.param, step.slot, step.buffer
         if b is None and step.length is not None:  # characters C wrote the length of to a cell
-            _, cs, (bytes_, signed) = step.length
-            read = f"{s.result} = _pb_counted_result(<const char *>{s.cell}, <void *>{cs.arg}, {bytes_}, {signed})\n"
-            if p.owner is None:
-                return read
-            return read + (f"if {s.cell} != NULL:\n"
-                           f"    _pb_release_{p.owner}({self._freer(p.owner, library)}, <void *>{s.cell})\n")
+            return self._counted_read(s.result, s.cell, step.length, p.owner, library)
         cls = self.classes.get(p.record_key or "", "")
         if b is None and p.owner is not None and p.kind == "record":
             return (f"{s.result} = {s.cell}\n"

@@ -59,7 +59,7 @@ from ..passes.callplan import (
 )
 from ..passes.naming import unmangled
 from ..target import integer_range
-from .common import callback_count, class_aliases, py_docstring, text_flag
+from .common import callback_count, class_aliases, given_callables, py_docstring, text_flag
 from .stubs import stub_context
 
 
@@ -452,16 +452,12 @@ class WrapperWriter(ABC):
         """What runs after the call of ``f`` (``_pb_called`` cleared before it) keeping each
         callable given that C did not call meanwhile past the next one given in its place (see
         ``_pb_retain``): ``""`` for a function taking none."""
-        given = [p for p in f.params if p.kind == "callback" and p.callback is not None]
+        given = given_callables(f)
         if not given:
             return ""
         lines = ["if not _pb_called[0]:"]
-        for p in given:
-            cb = p.callback
-            assert cb is not None
-            keeper = "None" if cb.keeper is None else f.params[cb.keeper].py_name
-            lines.append(f"    if {p.py_name} is not None:")
-            lines.append(f"        _pb_retain({keeper}, {f.callback_key(p)!r})")
+        for p, keeper, key in given:
+            lines += [f"    if {p.py_name} is not None:", f"        _pb_retain({keeper}, {key!r})"]
         return "\n".join(lines) + "\n"
 
     def class_pointer(self, value: str) -> str:
