@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import __version__
-from ..model import Address, Array, CType, Pointer
+from ..model import Address, Array, CType, Module, Pointer, Primitive
 from ..passes.binding import (
     ANY_CELL,
     BindingModel,
@@ -205,6 +205,14 @@ def text_flag(param: ParamBinding) -> str:
     if not param.text:
         return "False"
     return "2" if param.counted else "True"
+
+
+def is_primitive(module: Module, ctype: CType, name: str) -> bool:
+    """Whether ``ctype`` is the primitive ``name`` (``char``, ``long double``), through typedefs:
+    the types one FFI gives otherwise than the others (cffi: plain ``char`` as ``bytes`` of one,
+    ``long double`` as a cdata)."""
+    resolved = module.resolve(ctype)
+    return isinstance(resolved, Primitive) and resolved.name == name
 
 
 def text_argument(value: CallbackValue) -> str:

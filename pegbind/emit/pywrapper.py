@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from ..frozen import frozen_dataclass, replace
-from ..model import Array, CType, Pointer, Primitive, assert_never
+from ..model import Array, CType, Pointer, assert_never
 from ..passes.binding import (
     ANY_CELL,
     BindingModel,
@@ -59,7 +59,7 @@ from ..passes.callplan import (
 )
 from ..passes.naming import unmangled
 from ..target import integer_range
-from .common import callback_count, class_aliases, given_callables, py_docstring, text_flag
+from .common import callback_count, class_aliases, given_callables, is_primitive, py_docstring, text_flag
 from .stubs import stub_context
 
 
@@ -261,10 +261,9 @@ def field_plans(
                 rng = field.int_range
             elif field.kind == "array" and field.element_kind == "int" and field.element is not None:
                 rng = integer_range(module, field.element, target)
-            resolved = module.resolve(field.ctype)
             plain_char = ("signed" if target.char_signed else "unsigned") if (
-                field.kind == "int" and isinstance(resolved, Primitive) and resolved.name == "char") else ""
-            long_double = field.kind == "float" and isinstance(resolved, Primitive) and resolved.name == "long double"
+                field.kind == "int" and is_primitive(module, field.ctype, "char")) else ""
+            long_double = field.kind == "float" and is_primitive(module, field.ctype, "long double")
             items.append(FieldPlan(field, rng, classes.get(field.record_key or ""), plain_char, long_double))
         plans[record.record.key] = tuple(items)
     return plans
@@ -585,6 +584,17 @@ class WrapperWriter(ABC):
         """Python's complex of a C complex value as the FFI gives it (a name): an expression."""
         return value
 
+    def counted_read(self, into: str, pointer: str, length: tuple[ParamBinding, Slot, tuple[int, bool]],
+                     freer: str | None) -> list[str]:
+        """Lines setting ``into`` to the characters at ``pointer`` whose length C wrote to the cell
+        of ``length`` (see ConvertReturn.length; to the NUL where the call was given no cell), then
+        freeing them with ``freer`` if an ownership rule says so."""
+        cell, _, (size, signed) = length
+        lines = [f"{into} = _pb_counted_text({pointer}, _pb_stated({cell.py_name}, {size}, {signed}))"]
+        if freer is not None:
+            lines += [f"if {into} is not None:", f"    {self.freer(freer)}({pointer})"]
+        return lines
+
     def float_value(self, ctype: CType, value: str) -> str:
         """Python's float of a C floating value of ``ctype`` as the FFI gives it: an expression."""
         return value
@@ -816,11 +826,9 @@ class WrapperWriter(ABC):
                     out += [f"if {self.freer(name)} is None:", f"    raise AttributeError({missing})"]
                 case Disown(param=p):
                     out.append(f"_pb_disown({p.py_name})")
-                case ConvertReturn(length=(cell, _, (size, signed))):
+                case ConvertReturn(length=written) if written is not None:
                     # characters C wrote the length of to the cell the call was given (if it was one)
-                    out.append(f"_pb_ret = _pb_counted_text(_pb_r, _pb_stated({cell.py_name}, {size}, {signed}))")
-                    if f.ret.owner is not None:
-                        out += ["if _pb_ret is not None:", f"    {self.freer(f.ret.owner)}(_pb_r)"]
+                    out += self.counted_read("_pb_ret", "_pb_r", written, f.ret.owner)
                     results.append("_pb_ret")
                 case ConvertReturn():
                     if f.ret.owner is not None:
@@ -830,13 +838,9 @@ class WrapperWriter(ABC):
                     else:
                         out += self.ret(f, owner)
                     results.append("_pb_ret")
-                case CollectOutput(param=p, slot=s, buffer=None, length=(cell, _, (size, signed))):
+                case CollectOutput(param=p, slot=s, buffer=None, length=written) if written is not None:
                     # characters C wrote the length of to the cell after them (if one was given)
-                    pointer = self.cell_value(s.cell)
-                    written = f"_pb_stated({cell.py_name}, {size}, {signed})"
-                    out.append(f"{s.result} = _pb_counted_text({pointer}, {written})")
-                    if p.owner is not None:
-                        out += [f"if {s.result} is not None:", f"    {self.freer(p.owner)}({pointer})"]
+                    out += self.counted_read(s.result, self.cell_value(s.cell), written, p.owner)
                     results.append(s.result)
                 case CollectOutput(param=p, slot=s, buffer=b):
                     if b is None:  # an out/inout cell

@@ -5,7 +5,7 @@ from ...frozen import frozen_dataclass
 from ...model import Array, CType, Pointer, Primitive
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
-from ..common import text_flag
+from ..common import is_primitive, text_flag
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
 from .cdef import integer_char
 
@@ -201,11 +201,10 @@ class CffiWriter(WrapperWriter):
     def float_value(self, ctype: CType, value: str) -> str:
         # cffi gives a long double as a cdata, which no arithmetic takes: a float, as the other
         # backends give it
-        resolved = self.module.resolve(ctype)
-        return f"float({value})" if isinstance(resolved, Primitive) and resolved.name == "long double" else value
+        return f"float({value})" if is_primitive(self.module, ctype, "long double") else value
 
     def direct(self, f: FunctionBinding) -> bool:
-        return super().direct(f) and self.float_value(f.ret.ctype, "") == ""
+        return super().direct(f) and not is_primitive(self.module, f.ret.ctype, "long double")
 
     def ret(self, f: FunctionBinding, owner: str) -> list[str]:
         kind, cls = f.ret.kind, self.classes.get(f.ret.record_key or "")

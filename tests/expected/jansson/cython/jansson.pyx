@@ -953,22 +953,16 @@ cdef object _pb_counted_result(const char *text, void *length, int size, bint is
     # A character result whose length C wrote to the integer cell at length, of size bytes (NULL:
     # the call was given none): that many bytes, NULs and all; a length no object can hold
     # (all ones of a size_t among them) says nothing: up to the NUL. None for NULL.
-    cdef long long n
-    if text == NULL:
-        return None
-    if length == NULL:
-        return <bytes>text
-    if size == 8:
+    cdef long long n = -1  # none given: says nothing
+    if length != NULL and size == 8:
         n = (<long long *>length)[0]
-    elif size == 4:
+    elif length != NULL and size == 4:
         n = (<int *>length)[0] if is_signed else (<unsigned int *>length)[0]
-    elif size == 2:
+    elif length != NULL and size == 2:
         n = (<short *>length)[0] if is_signed else (<unsigned short *>length)[0]
-    else:
+    elif length != NULL:
         n = (<signed char *>length)[0] if is_signed else (<unsigned char *>length)[0]
-    if n < 0 or n > PY_SSIZE_T_MAX:
-        return <bytes>text
-    return PyBytes_FromStringAndSize(text, <Py_ssize_t>n)
+    return _pb_counted_text(text, n)
 
 
 cdef object _pb_counted_pointer(void *ptr, str ctype, object count):

@@ -2300,6 +2300,7 @@ def _pb_retain(keeper, key):
         closure = kept[0] if kept.__class__ is tuple else kept
         _pb_keep_callback(keeper, f"{key} kept {id(closure)}", closure)
 
+
 def _pb_is_void(value):
     """Whether ``value`` is a ``void *`` Pointer (not a handle)."""
     return type(value) is Pointer and value._ctype == "void *"
