@@ -450,6 +450,38 @@ def test_a_callable_the_library_keeps_lives_with_the_handle_it_was_given(capi):
     capi.capi_db_close(db)
 
 
+def test_a_callable_registered_on_a_handle_a_callback_was_given_outlives_the_callback(capi):
+    # Lua's C functions register closures on the L they are given (lua_pushcclosure), libuv's
+    # callbacks start reads on the stream they are given: the handle object a callback gets is
+    # made for it and gone when it returns, while C keeps what is registered on what it points to
+    status, db = capi.capi_db_open("main")
+    heard = []
+
+    def listener(who, text, weight):
+        if text == b"register":
+            capi.capi_db_on_say(who, lambda who, text, weight: heard.append(("on_say", text, weight)))
+
+    capi.capi_db_listen(db, listener)
+    capi.capi_db_say(db, "register")
+    gc.collect()
+    capi.capi_db_say(db, "later")
+    assert heard == [("on_say", b"register", 1.5), ("on_say", b"later", 1.5)]
+    # the same through a callable given a user-data pointer (Cython's compiled trampoline)
+    capi.capi_db_listen(db, None)
+    capi.capi_db_visit(db, lambda who, user: capi.capi_db_on_say(
+        who, lambda who, text, weight: heard.append(("visited", text, user))), None)
+    gc.collect()
+    capi.capi_db_say(db, "after")
+    assert heard[-1] == ("visited", b"after", None)
+    # set again from the caller's own handle object, the slot takes the new callable
+    capi.capi_db_on_say(db, lambda who, text, weight: heard.append(("own", text)))
+    capi.capi_db_say(db, "own")
+    assert heard[-1] == ("own", b"own")
+    capi.capi_db_on_say(db, None)
+    assert capi.capi_db_say(db, "quiet") == 5 and heard[-1] == ("own", b"own")
+    capi.capi_db_close(db)
+
+
 def test_a_kept_callable_given_with_user_data_gets_it_back_after_every_reference_is_gone(capi):
     # the Cython module reaches such a callable through the user-data pointer, the others
     # through a closure: the callable sees the same in each

@@ -316,7 +316,7 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
             else f"_pb_counted_text(<const char *>{n}, {callback_count(a, counts)})"
             if a.kind == "string" and a.counted_by
             else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
-            else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
+            else f"_pb_lent(_pb_new_{cls}(<void *>{n}, None))" if a.kind == "handle"
             else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
             else f"_pb_counted_pointer(<void *>{n}, {a.pointer_type!r}, {callback_count(a, counts)})" if a.counted_by
             else f"_pb_make_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"

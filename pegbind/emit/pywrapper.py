@@ -346,8 +346,10 @@ class WrapperWriter(ABC):
         args = ", ".join(
             f"_pb_counted_text({n}, {callback_count(a, names)})" if a.kind == "string" and a.counted_by else
             f"_pb_counted_pointer({n}, {a.pointer_type!r}, {callback_count(a, names)})" if a.counted_by else
+            f"None if not {n} else _pb_lent({self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')})"
+            if a.kind == "handle" else
             f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
-            if a.kind in ("handle", "pointer", "record_ptr") else
+            if a.kind in ("pointer", "record_ptr") else
             self.float_value(a.ctype, n) if a.kind == "float" else
             self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
             for a, n in zip(cb.args, names, strict=True))

@@ -443,6 +443,7 @@ int capi_db_say(capi_db *db, const char *text) {
 }
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context) { db->watcher = watcher; db->context = context; }
 int capi_db_watched(const capi_db *db) { return db->watched; }
+void capi_db_visit(capi_db *db, void (*visit)(capi_db *db, void *user), void *user) { visit(db, user); }
 int capi_db_count_said(capi_db *db) { return db->said; }
 
 static struct capi_definition *capi_defined(capi_db *db, const char *name, int arity, int making) {

@@ -128,6 +128,8 @@ int capi_db_count_said(capi_db *db) __attribute__((nonnull));  /* the same, with
 /* kept with its user-data pointer, as sqlite3_busy_handler: capi_db_say calls it too */
 typedef int (*capi_watcher)(void *context, const char *text);
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context);
+/* The handle given to a callable that has a user-data pointer: visit(db, user), once. */
+void capi_db_visit(capi_db *db, void (*visit)(capi_db *db, void *user), void *user);
 int capi_db_watched(const capi_db *db);  /* the sum of what the watcher returned */
 /* Callables registered under what the other arguments say, each kept until that same name and
    arity are defined again, as sqlite3_create_function and Tcl_CreateObjCommand keep them;

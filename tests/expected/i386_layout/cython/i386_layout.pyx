@@ -1056,6 +1056,8 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     elif isinstance(keeper, Pointer):
         if (<Pointer>keeper)._keep is None:
             (<Pointer>keeper)._keep = {}
+        elif (<Pointer>keeper)._keep is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
+            key = (<size_t>(<Pointer>keeper)._ptr, key)
         (<Pointer>keeper)._keep[key] = closure
     else:
         # with what the record's memory keeps for its members; the library's memory keeps the
@@ -1110,7 +1112,10 @@ cdef int _pb_retain(object keeper, object key, int slot) except -1:
 cdef object _pb_kept(object keeper, object key):
     # What _pb_keep_callback keeps with keeper (a handle or record) under key (None: nothing).
     if isinstance(keeper, Pointer):
-        return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
+        keep = (<Pointer>keeper)._keep
+        if keep is None:
+            return None
+        return (<dict>keep).get((<size_t>(<Pointer>keeper)._ptr, key) if keep is _pb_library_kept else key)
     keep = keeper._pb_keep_dict()
     return (<dict>keep).get((<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key)
 

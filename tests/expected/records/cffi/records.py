@@ -870,9 +870,23 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
         kept = getattr(keeper, "_keep", None)
         if kept is None:
             keeper._keep = kept = {}
+        elif kept is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
+            key = (_pb_address(keeper._h), key)
         kept[key] = closure
     else:
         _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
+
+
+def _pb_lent(handle):
+    """``handle``, made for a callback's argument, keeping what is given with it as the
+    library's memory keeps what its members are set to: by its address, for the module's life.
+
+    The object is made for the callback and gone when it returns, while C keeps a callable
+    registered on it with what it points to (Lua's ``lua_pushcclosure(L, f, 0)`` in a C
+    function given ``L``); kept with the object, the callable was released, and C crashed
+    calling it."""
+    handle._keep = _pb_library_kept
+    return handle
 
 
 #: whether one of the module's closures was called since a call giving C a callable cleared it:
@@ -897,7 +911,9 @@ def _pb_retain(keeper, key):
     if keeper is None:
         kept = _pb_callbacks.get(key)
     elif isinstance(keeper, Pointer):
-        kept = (getattr(keeper, "_keep", None) or {}).get(key)
+        held = getattr(keeper, "_keep", None)
+        kept = None if held is None else held.get(
+            (_pb_address(keeper._h), key) if held is _pb_library_kept else key)
     else:
         kept = _pb_record_kept(keeper, key)
     if kept is not None:

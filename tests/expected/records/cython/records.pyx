@@ -1081,6 +1081,8 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     elif isinstance(keeper, Pointer):
         if (<Pointer>keeper)._keep is None:
             (<Pointer>keeper)._keep = {}
+        elif (<Pointer>keeper)._keep is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
+            key = (<size_t>(<Pointer>keeper)._ptr, key)
         (<Pointer>keeper)._keep[key] = closure
     else:
         # with what the record's memory keeps for its members; the library's memory keeps the
@@ -1135,7 +1137,10 @@ cdef int _pb_retain(object keeper, object key, int slot) except -1:
 cdef object _pb_kept(object keeper, object key):
     # What _pb_keep_callback keeps with keeper (a handle or record) under key (None: nothing).
     if isinstance(keeper, Pointer):
-        return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
+        keep = (<Pointer>keeper)._keep
+        if keep is None:
+            return None
+        return (<dict>keep).get((<size_t>(<Pointer>keeper)._ptr, key) if keep is _pb_library_kept else key)
     keep = keeper._pb_keep_dict()
     return (<dict>keep).get((<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key)
 
@@ -1223,6 +1228,17 @@ cdef inline void _pb_take_back(PyThreadState *state) noexcept:
         PyEval_RestoreThread(state)
 
 
+cdef object _pb_lent(object handle):
+    # handle, made for a callback's argument, keeping what is given with it as the library's
+    # memory keeps what its members are set to: by its address, for the module's life. The
+    # object is gone when the callback returns, while C keeps a callable registered on it with
+    # what it points to (Lua's lua_pushcclosure(L, f, 0) in a C function given L): kept with
+    # the object, the callable was released, and C crashed calling it.
+    if handle is not None:
+        (<Pointer>handle)._keep = _pb_library_kept
+    return handle
+
+
 cdef object _pb_make_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
@@ -1287,7 +1303,7 @@ cdef class _pb_CallbackType:
                 return _pb_counted_text(<const char *>address, count)
             return _pb_counted_pointer(address, how[1], count // how[3])
         if kind == 2:
-            return _pb_make_handle(address, how[1])
+            return _pb_lent(_pb_make_handle(address, how[1]))
         return _pb_views[<int>how[1]](address, None)
 
     cdef object _result(self, object result):
