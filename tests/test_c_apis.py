@@ -2012,6 +2012,51 @@ def test_an_unnamed_size_t_after_an_unnamed_buffer_is_its_size(capi):
     assert capi.capi_unnamed_copy(room, size) == 0 and (room[:6], size.value) == (b"hello\0", 5)
     with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 100 is more than argument 1 \(arg0\) holds \(4 bytes\)$"):
         capi.capi_unnamed_copy(bytearray(4), capi.c_size_t(100))
+    # a 64-bit size of the library's own typedef (libzip's zip_fread read 1 MB into 4 bytes)
+    assert capi.capi_unnamed_sum64(b"\x01\x02", 2) == 3
+    with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 3 is more than argument 1 \(arg0\) holds \(2 bytes\)$"):
+        capi.capi_unnamed_sum64(b"\x01\x02", 3)
+    # an int cell, then a size_t cell: the offset C sets there is no length of the one int
+    code, offset = capi.c_int(), capi.c_size_t()
+    for _ in range(2):  # called again with the cells as C left them, as pcre2_compile's are
+        assert capi.capi_unnamed_error(code, offset) == -1
+    assert (code.value, offset.value) == (1, 6)
+
+
+def test_names_ending_in_an_underscore_or_saying_bytes_state_lengths(capi):
+    # zmq's buf_, len_ (zmq_recv read 200 kB into 16 bytes); libsndfile's sf_read_raw(sf, ptr, bytes)
+    assert capi.capi_sum_us(b"\x01\x02", 2) == 3
+    with pytest.raises(ValueError, match=r"^argument 2 \(len_\): 5 is more than argument 1 \(buf_\) holds \(2 bytes\)$"):
+        capi.capi_sum_us(b"\x01\x02", 5)
+    assert capi.capi_sum_bytes(b"\x01\x02", 2) == 3
+    with pytest.raises(ValueError, match=r"^argument 2 \(bytes_\): 5 is more than argument 1 \(ptr\) holds \(2 bytes\)$"):
+        capi.capi_sum_bytes(b"\x01\x02", 5)
+
+
+def test_a_void_pointer_a_callable_is_given_with_its_size_is_bounded_by_it(capi):
+    # libsndfile's sf_vio_read(void *ptr, sf_count_t count, void *user): writing past count
+    # went past the library's buffer
+    def fill(ptr, count, user):
+        assert count == 8
+        ptr[:count] = bytes(range(1, 9))
+        return count
+
+    assert capi.capi_vio(fill, None) == 36
+    seen = []
+
+    def overrun(ptr, count, user):
+        try:
+            ptr[:count + 1] = bytes(count + 1)
+        except IndexError as error:
+            seen.append(str(error))
+        try:
+            ptr[count]
+        except IndexError as error:
+            seen.append(str(error))
+        return -1
+
+    assert capi.capi_vio(overrun, None) == -1
+    assert len(seen) == 2 and all("8 elements" in message for message in seen), seen
 
 
 def test_a_pointer_to_characters_says_it_takes_str_too(capi):

@@ -473,6 +473,8 @@ def _counted_arguments(module: Module, target: TargetInfo, function: FunctionTyp
             unit = "items"
         element = module.resolve(arg.ctype)
         size = element_size(module, target, element.target) if isinstance(element, Pointer) else 0
+        if not size and isinstance(element, Pointer) and _is_void(module, module.resolve(element.target)):
+            size = 1  # a void * reads as bytes (libsndfile's sf_vio_read(void *ptr, sf_count_t count, ...))
         if arg.kind == "string" and unit is not None:
             # text C gives with its length (yajl's numberVal, numberLen; leveldb's k, klen):
             # exactly that many bytes, NULs and all, and none past them
@@ -715,7 +717,7 @@ def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...]
 _COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "items", "num", "capacity")
 _COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count", "_cnt", "Cnt", "_capacity", "Capacity")
 #: ... and names that state a size in bytes.
-_SIZE_NAMES = ("size", "nbytes")
+_SIZE_NAMES = ("size", "nbytes", "bytes")
 _SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes", "_nbytes", "NBytes", "Nbytes")
 
 
@@ -744,8 +746,12 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     after ``size_t *out_pos`` is the size of ``out``, brotli's ``encoded_size`` after
     ``input_buffer`` that of ``encoded_buffer``.
     """
+    # the underscores of a reserved name (glibc's __buf, __n) or of one kept from a keyword
+    # (zmq's buf_, len_) say nothing of what it is
+    pointer, length = (pointer or "").strip("_"), (length or "").strip("_")
     if not pointer or not length:
         return None
+    others = frozenset(other.strip("_") for other in others)
     if length.startswith(pointer) and length.endswith(_ROOM_ENDINGS):
         # the room left in it (libdeflate's out, out_nbytes_avail): its capacity, as a length
         length = length[: -len(next(e for e in _ROOM_ENDINGS if length.endswith(e)))]
@@ -845,15 +851,18 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             continue
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
-            unit = _GENERIC_LENGTHS.get((length.c_name or "").lstrip("_"))
+            unit = _GENERIC_LENGTHS.get((length.c_name or "").strip("_"))
         bound = _may_bound(module, pointer, length, explicit)
         integer = length.ctype if bound == "value" else _pointee(module, length.ctype) if bound else None
         if (unit is None and pointer.c_name is None and length.c_name is None and pointer.kind != "cstring"
-                and integer is not None and _is_size_t(module, integer)):
+                and integer is not None and _is_size_t(module, integer)
+                and (bound == "value" or _holds_units(module, pointer))):
             # neither named (pcre2's, libmagic's and mpfr's prototypes): a size_t right after a
-            # buffer is its size, as C's own (void *, size_t) pairs are, and so is the size_t in
-            # a cell there (pcre2_substring_copy_bynumber's PCRE2_SIZE *, which C reads as the
-            # room it has, then sets to what it wrote); counted in items, the stricter
+            # buffer is its size, as C's own (void *, size_t) pairs are (and libzip's void *,
+            # zip_uint64_t); counted in items, the stricter. So is the size_t in a cell after
+            # bytes or code units (pcre2_substring_copy_bynumber's PCRE2_SIZE *, which C reads as
+            # the room it has, then sets to what it wrote), not after a cell of a signed number:
+            # that is what C writes (pcre2_compile's int *errorcode, PCRE2_SIZE *erroroffset)
             unit = "items"
         if unit is not None:
             found[length.index] = ((pointer.index,), _stricter_unit(module, pointer, length.c_name, unit))
@@ -861,8 +870,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     # from, length`` (a shorter ``dest`` was written past).  Text as above: strncpy reads ``src``
     # only up to its NUL, whatever ``n`` is.
     for dest, source, length in zip(params, params[1:], params[2:], strict=False):
-        generic = (length.c_name or "").lstrip("_")
-        if ((source.c_name or "").lstrip("_") in _COPIES.get((dest.c_name or "").lstrip("_"), ())
+        generic = (length.c_name or "").strip("_")
+        if ((source.c_name or "").strip("_") in _COPIES.get((dest.c_name or "").strip("_"), ())
                 and generic in _GENERIC_LENGTHS and dest.kind != "cstring" and dest.index not in stated
                 and _may_bound(module, dest, length, explicit) == "value"):
             sources, counted = found.get(length.index, ((), _GENERIC_LENGTHS[generic]))
@@ -873,8 +882,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     # ... and a source before its destination, the length after both: libsamplerate's
     # ``src_short_to_float_array(const short *in, float *out, int len)`` (``in`` was read past)
     for source, dest, length in zip(params, params[1:], params[2:], strict=False):
-        generic = (length.c_name or "").lstrip("_")
-        pair = ((source.c_name or "").lstrip("_").lower(), (dest.c_name or "").lstrip("_").lower())
+        generic = (length.c_name or "").strip("_")
+        pair = ((source.c_name or "").strip("_").lower(), (dest.c_name or "").strip("_").lower())
         bounded_here = found.get(length.index)
         if (pair in _SOURCE_FIRST and generic in _GENERIC_LENGTHS and bounded_here is not None
                 and bounded_here[0] == (dest.index,) and source.kind != "cstring" and source.index not in stated
@@ -896,7 +905,7 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     # could be another's: nettle's ``size_t length, uint8_t *dst, const uint8_t *src`` (every
     # buffer in the run after it).  Not text: a C string states its own length.
     for at, length in enumerate(params):
-        generic = (length.c_name or "").lstrip("_")
+        generic = (length.c_name or "").strip("_")
         if length.index in found or generic not in _GENERIC_LENGTHS or any(
                 _may_bound(module, pointer, length, explicit) for pointer in params[:at]):
             continue
@@ -931,9 +940,10 @@ def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str],
 
 
 def _is_size_t(module: Module, ctype: CType) -> bool:
-    """Whether ``ctype`` is ``size_t``, or a typedef of it (pcre2's ``PCRE2_SIZE``)."""
+    """Whether ``ctype`` is ``size_t``, or a typedef of it (pcre2's ``PCRE2_SIZE``), or of
+    ``uint64_t`` (libzip's ``zip_uint64_t``, a size wherever it follows a buffer)."""
     while isinstance(ctype, TypedefRef):
-        if ctype.name == "size_t":
+        if ctype.name in ("size_t", "uint64_t"):
             return True
         typedef = module.find_typedef(ctype.name)
         if typedef is None:
@@ -944,7 +954,8 @@ def _is_size_t(module: Module, ctype: CType) -> bool:
 
 #: the names that say "a length" and nothing more, and what they count
 _GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
-    "length": "items", "len": "items", "n": "items", "count": "items", "size": "bytes", "nbytes": "bytes"}
+    "length": "items", "len": "items", "n": "items", "count": "items", "size": "bytes", "nbytes": "bytes",
+    "bytes": "bytes"}
 
 
 #: a copy's destination -> the names of its source right after it (a length after both)
@@ -961,7 +972,7 @@ _COUNT_ONLY_SUFFIXES = tuple(suffix for suffix in _COUNT_SUFFIXES if not suffix.
 
 def _counts_only(name: str | None) -> bool:
     """Whether ``name`` says a count and not a length (glibc's ``__count`` as ``count``)."""
-    bare = (name or "").lstrip("_")
+    bare = (name or "").strip("_")
     return bare in _COUNTS or bare.endswith(_COUNT_ONLY_SUFFIXES)
 
 
@@ -970,7 +981,7 @@ def _names_another(pointer: str | None, length: str | None) -> bool:
     does not start the pointer's name, even as a shortening (lz4's ``dictionary, dictSize`` is
     one pair; libarchive's ``_filename, _block_size`` is not)."""
     stem, _ = _stem_and_unit(length)
-    return stem is not None and not (pointer or "").lstrip("_").lower().startswith(stem.lstrip("_").lower())
+    return stem is not None and not (pointer or "").strip("_").lower().startswith(stem.strip("_").lower())
 
 
 def _result_length(params: list[ParamBinding], explicit: set[str]) -> int | None:
@@ -985,7 +996,7 @@ def _result_length(params: list[ParamBinding], explicit: set[str]) -> int | None
         if (p.role.role != "in" or p.kind != "writable_buffer" or p.cell_tag[:1] not in ("i", "u")
                 or rule_name(p.c_name, p.index) in explicit):
             continue
-        name = (p.c_name or "").lower()
+        name = (p.c_name or "").rstrip("_").lower()
         for pointer_ending in ("_ptr", "ptr", "_p", "p", ""):
             stem = name[: len(name) - len(pointer_ending)] if name.endswith(pointer_ending) else ""
             if stem.endswith(("len", "length", "size", "bytes")):
@@ -1000,20 +1011,29 @@ def _stricter_unit(module: Module, pointer: ParamBinding, length: str | None,
     ``out_size``; not ``nbytes``, ``in_bytes``) of a buffer of items larger than a byte: held to
     the stricter reading, as a capacity is (utf8proc's ``int32_t *buffer, bufsize`` counts code
     points, and C wrote four times what a buffer of ``bufsize`` bytes held)."""
-    if unit != "bytes" or (length or "").lower().endswith("bytes"):
-        return unit
-    element = module.resolve(pointer.element) if pointer.element is not None else None
-    if element is None or (isinstance(element, Primitive) and (element.is_void or element.name in _CHARS)):
+    if unit != "bytes" or (length or "").lower().endswith("bytes") or _holds_bytes(module, pointer):
         return unit
     return "items"
+
+
+def _holds_units(module: Module, pointer: ParamBinding) -> bool:
+    """Whether ``pointer`` points to bytes or other unsigned units of text or data."""
+    element = module.resolve(pointer.element) if pointer.element is not None else None
+    return _holds_bytes(module, pointer) or isinstance(element, Primitive) and element.is_unsigned
+
+
+def _holds_bytes(module: Module, pointer: ParamBinding) -> bool:
+    """Whether ``pointer`` points to bytes: ``void`` (no element), or characters."""
+    element = module.resolve(pointer.element) if pointer.element is not None else None
+    return element is None or isinstance(element, Primitive) and (element.is_void or element.name in _CHARS)
 
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:
     """The parameter a length's own name says it measures, and in what: ``out_size`` -> ``out``
     in bytes, ``argsCount`` -> ``args`` in items; (None, ...) for another name.  The leading
     underscores of a reserved name are no stem (glibc's ``__size``, ``__len``)."""
-    whole = name or ""
-    bare = whole.lstrip("_")
+    whole = (name or "").rstrip("_")  # zmq's len_
+    bare = whole.strip("_")
     for suffixes, unit in ((_SIZE_SUFFIXES, "bytes"), (_COUNT_SUFFIXES, "items")):
         for suffix in suffixes:
             if bare.endswith(suffix) and len(bare) > len(suffix):
@@ -1153,7 +1173,7 @@ def counts_of(pointer: str | None, count: str | None) -> bool:
     (libgit2's ``parent_count`` for ``parents``, ``entry_count`` for ``entries``)."""
     if not pointer or not count:
         return False
-    items, number = pointer.lstrip("_"), count.lstrip("_")
+    items, number = pointer.strip("_"), count.strip("_")
     titled = f"{items[:1].upper()}{items[1:]}"
     if bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{titled}", f"Num{titled}"):
         return True
@@ -1171,7 +1191,7 @@ def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> b
     if counts_of(pointer, count):
         return True
     return (length_unit(pointer, count, frozenset(others)) == "items"
-            and not count.lstrip("_").lower().endswith(("len", "length", "size")))
+            and not count.strip("_").lower().endswith(("len", "length", "size")))
 
 
 def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> bool:
@@ -1183,7 +1203,7 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
     Taken for one handle C gives back instead, C read or wrote that many from one cell."""
     if counts_of(pointer, count) or length_unit(pointer, count, frozenset(others)) is not None:
         return True
-    number = count.lstrip("_")
+    number = count.strip("_")
     if number == "N":
         return True
     if not pointer:
@@ -1932,7 +1952,7 @@ _LENGTH_WORDS = frozenset({"size", "sz", "len", "length", "n", "nbytes", "bytes"
 def _states_length_of(pointer: str, length: str) -> bool:
     """Whether the member ``length`` is named as the length of the character pointer member ``pointer``."""
     shared = os.path.commonprefix([pointer, length])
-    rest_p, rest_n = pointer[len(shared):].lstrip("_").lower(), length[len(shared):].lstrip("_").lower()
+    rest_p, rest_n = pointer[len(shared):].strip("_").lower(), length[len(shared):].strip("_").lower()
     return rest_p in _DATA_WORDS and rest_n in _LENGTH_WORDS
 
 

@@ -896,6 +896,15 @@ unsigned capi_unnamed_sum(const void *data, size_t size) {
     return sum;
 }
 void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out, value, size); }
+unsigned capi_unnamed_sum64(const void *data, capi_u64 size) { return capi_unnamed_sum(data, (size_t)size); }
+unsigned capi_sum_us(const void *buf_, size_t len_) { return capi_unnamed_sum(buf_, len_); }
+unsigned capi_sum_bytes(const void *ptr, long bytes) { return capi_unnamed_sum(ptr, (size_t)bytes); }
+int capi_unnamed_error(int *code, size_t *offset) { *code = 1; *offset += 3; return -1; }
+long capi_vio(capi_vio_read read, void *user) {
+    unsigned char buffer[8] = {0};
+    long got = read(buffer, sizeof buffer, user);
+    return got < 0 ? got : (long)capi_unnamed_sum(buffer, sizeof buffer);
+}
 int capi_unnamed_copy(char *out, size_t *size) {
     const char text[] = "hello";
     if (*size < sizeof text)

@@ -536,6 +536,20 @@ unsigned capi_unnamed_sum(const void *, size_t);
 void capi_unnamed_fill(unsigned char *, size_t, int);
 /* copies "hello" (and a NUL) into as much room as *size says, then sets *size to what it wrote */
 int capi_unnamed_copy(char *, size_t *);
+/* The same sum with a 64-bit size of a typedef of the library's own, as libzip's zip_fread(zip_file_t *,
+   void *, zip_uint64_t); with names ending in an underscore, as zmq's (buf_, len_); with the
+   byte count named bytes, as libsndfile's sf_read_raw(sndfile, ptr, bytes). */
+typedef uint64_t capi_u64;
+unsigned capi_unnamed_sum64(const void *, capi_u64);
+unsigned capi_sum_us(const void *buf_, size_t len_);
+unsigned capi_sum_bytes(const void *ptr, long bytes);
+/* An int cell then a size_t cell, neither named, as pcre2_compile's (int *errorcode, PCRE2_SIZE
+   *erroroffset): C sets the code to 1 and the offset to *offset + 3; the offset is no length. */
+int capi_unnamed_error(int *, size_t *);
+/* A callable given a void * and its size, as libsndfile's sf_vio_read(void *ptr, sf_count_t count,
+   void *user): C gives 8 bytes, then the sum of the bytes the callable left there. */
+typedef long (*capi_vio_read)(void *ptr, long count, void *user);
+long capi_vio(capi_vio_read read, void *user);
 /* A typedef of a function type, passed by pointer, as Tcl's Tcl_ObjCmdProc *proc: proc(value, user). */
 typedef int capi_plain_proc(int value, void *user);
 int capi_call_plain(capi_plain_proc *proc, void *user, int value);

@@ -2272,7 +2272,7 @@ def _pb_callback_0(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            _pb_result = _pb_function(_pb_counted_pointer(_pb_a0, 'void *', _pb_a1), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result

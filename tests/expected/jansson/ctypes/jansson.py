@@ -2322,7 +2322,7 @@ def _pb_callback_0(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
+            _pb_result = _pb_function(_pb_counted_pointer(_pb_a0, 'void *', _pb_a1), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)

@@ -2407,7 +2407,7 @@ _IO_FILE = FILE
 
 # ---- the function pointer types Python callables are made into -------------
 # unsigned long (*)(void *, unsigned long, void *)
-_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((1, 'void *'), (0, None), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((5, 'void *', (1,), 1), (0, None), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0)
 # int (*)(char *, unsigned long, void *)
 _pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((6, None, (1,), 1), (0, None), (1, 'void *')), (1, -2147483648, 2147483647), 'the result of a callback int (*)(char *, unsigned long, void *)', 0)
 # void *(*)(unsigned long)

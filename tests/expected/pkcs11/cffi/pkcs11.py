@@ -20749,7 +20749,7 @@ def _pb_callback_39(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result
@@ -20775,7 +20775,7 @@ def _pb_callback_40(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result
@@ -20801,7 +20801,7 @@ def _pb_callback_41(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result
@@ -20827,7 +20827,7 @@ def _pb_callback_42(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result
@@ -20853,7 +20853,7 @@ def _pb_callback_43(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result
@@ -20879,7 +20879,7 @@ def _pb_callback_44(_pb_function):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result

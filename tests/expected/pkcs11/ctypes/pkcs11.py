@@ -19649,7 +19649,7 @@ def _pb_callback_39(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -19668,7 +19668,7 @@ def _pb_callback_40(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -19687,7 +19687,7 @@ def _pb_callback_41(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
@@ -19706,7 +19706,7 @@ def _pb_callback_42(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -19725,7 +19725,7 @@ def _pb_callback_43(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
@@ -19744,7 +19744,7 @@ def _pb_callback_44(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'void *', None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
+            _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
                 return _pb_result
             return _pb_index(_pb_result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)

@@ -1830,7 +1830,7 @@ def _pb_callback_1(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
         try:
-            _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None), _pb_a1)
+            _pb_function(_pb_counted_pointer(_pb_a0, 'void *', _pb_a1), _pb_a1)
             return None
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
             _pb_callback_failed(_pb_error)

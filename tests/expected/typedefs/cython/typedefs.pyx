@@ -1891,7 +1891,7 @@ cdef void *_pb_record_memory(object _pb_record, str _pb_what) except? NULL:
 # int (*)(int, int)
 _pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_int32, _ct.c_int32), ((0, None), (0, None)), (1, -2147483648, 2147483647), 'the result of a callback int (*)(int, int)', 0)
 # void (*)(void *, unsigned long)
-_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64), ((1, 'void *'), (0, None)), (0,), 'the result of a callback void (*)(void *, unsigned long)', None)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64), ((5, 'void *', (1,), 1), (0, None)), (0,), 'the result of a callback void (*)(void *, unsigned long)', None)
 
 
 class binary_op_ptr(_pb_TypedefFunctionPointer):
