@@ -2057,6 +2057,23 @@ def test_a_void_pointer_a_callable_is_given_with_its_size_is_bounded_by_it(capi)
 
     assert capi.capi_vio(overrun, None) == -1
     assert len(seen) == 2 and all("8 elements" in message for message in seen), seen
+    # iterated, it gives those elements; bytes(p) too
+    assert capi.capi_vio(lambda ptr, count, user: seen.append((list(ptr), bytes(ptr))) or 0, None) == 0
+    assert seen[-1] == ([0] * 8, bytes(8))
+
+
+def test_a_pointer_c_gave_no_length_with_is_not_iterable(capi):
+    # Python iterates an object with __getitem__ by indexing it until IndexError: bytes(p),
+    # list(p) and x in p read on past the memory until the process crashed
+    table = capi.capi_table()
+    for attempt in (list, bytes, lambda p: 1 in p, iter):
+        with pytest.raises(TypeError, match=r"^a Pointer of type int \* is not iterable: C does not say how "
+                                            r"many elements there are \(p\[:n\] reads n\)$"):
+            attempt(table)
+    status, db = capi.capi_db_open("main")
+    with pytest.raises(TypeError, match=r"^capi_db is a handle of an opaque type: it has no elements to read$"):
+        list(db)
+    capi.capi_db_close(db)
 
 
 def test_a_pointer_to_characters_says_it_takes_str_too(capi):

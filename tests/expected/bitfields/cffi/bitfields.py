@@ -224,6 +224,15 @@ def _pb_element_range(key, ctype, bound=None):
                          f"gave with this Pointer of type {ctype}")
     return start, count, one
 
+def _pb_elements_of(pointer, ctype, bound):
+    """The elements of ``for x in p`` (see _pb_element_range): those C said it gave (``bound``),
+    else a TypeError. Iterating by index, Python's fallback, read past them until it crashed."""
+    if bound is None:
+        raise TypeError(f"a Pointer of type {ctype} is not iterable: C does not say how many elements "
+                        "there are (p[:n] reads n)")
+    return iter(pointer[:bound])
+
+
 def _pb_element_writes(ctype, limits, key, value, bound=None):
     """``(start, data)`` for ``p[key] = value`` on a Pointer of C type ``ctype`` whose elements are
     ``limits``, ``(kind, writable, low, high)`` (see pegbind.passes.binding.PointerElements):
@@ -805,6 +814,23 @@ class Pointer(_pb_Owner):
         start, count, one = _pb_element_range(key, self._ctype, getattr(self, "_n", None))
         items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
+
+    def __iter__(self):
+        """``for x in p``: the elements C said it gave (a callback's buffer with its size)."""
+        if (_pb_elements.get(self._ctype) if not self._pb_kind else None) is None:
+            raise _pb_no_elements(self)
+        return _pb_elements_of(self, self._ctype, getattr(self, "_n", None))
+
+    def __bytes__(self):
+        """``bytes(p)``: those elements, as ``bytes(list(p))`` (Python's own message named the module)."""
+        return bytes(self.__iter__())
+
+    def __contains__(self, value):
+        """``x in p``: whether one of those elements equals x."""
+        for item in self.__iter__():
+            if item == value:
+                return True
+        return False
 
     def __setitem__(self, key, value):
         """``p[i] = v``: the element at index i; ``p[start:stop] = values``: as many as it spans
