@@ -2103,3 +2103,16 @@ def test_a_pointer_to_an_enum_takes_an_integer_cell_of_its_size_either_signed(ca
     with pytest.raises(TypeError, match=r"^argument 2 \(color\) must be a writable contiguous buffer or a c_uint, "
                                         r"not c_short$"):
         capi.capi_color_of("green", capi.c_short())
+
+
+def test_a_handle_of_a_void_typedef_is_refused_where_c_takes_another(capi):
+    # cffi passes such a handle's void * where C takes any pointer: GLib's gpointer given to
+    # g_hash_table_size was read as a table (a garbage size), where the others raised
+    session = capi.capi_session_new(5)
+    status, db = capi.capi_db_open("main")
+    with pytest.raises(TypeError, match=r"^argument 1 \(db\) must be capi_db or None, not capi_session$"):
+        capi.capi_db_name(session)
+    with pytest.raises(TypeError, match=r"^argument 1 \(db\) must be capi_db, not CAPI_EASY$"):
+        capi.capi_db_count_said(capi.capi_easy_init())
+    assert capi.capi_db_name(db) == b"main" and capi.capi_session_value(session) == 5
+    capi.capi_db_close(db)
