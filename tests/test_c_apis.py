@@ -2116,3 +2116,19 @@ def test_a_handle_of_a_void_typedef_is_refused_where_c_takes_another(capi):
         capi.capi_db_count_said(capi.capi_easy_init())
     assert capi.capi_db_name(db) == b"main" and capi.capi_session_value(session) == 5
     capi.capi_db_close(db)
+
+
+def test_a_vague_length_counts_no_list_node_nor_a_handle_c_gives_back(capi):
+    # GLib's g_list_nth(GList *list, guint n): n is an index into a linked list, whose node
+    # was taken for an array of n records (a view of a freed copy came back)
+    head = capi.capi_links()
+    assert capi.capi_link_nth(head, 2).value == 30 and capi.capi_link_nth(head, 0).value == 10
+    assert capi.capi_link_nth(head, 3) is None
+    # oniguruma's onig_regset_new(OnigRegSet **rset, int n, OnigRegex regs[]): the set comes
+    # back, and n counts the array after it (the T ** was taken for the array: a crash)
+    dbs = [capi.capi_db_open(name)[1] for name in ("ab", "cde")]
+    status, made = capi.capi_set_new(dbs)
+    assert status == 0 and capi.capi_set_total(made) == 5
+    capi.capi_set_free(made)
+    for db in dbs:
+        capi.capi_db_close(db)

@@ -1214,6 +1214,29 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
                for prefix in ("Num", "num_", "n"))
 
 
+def _says_many(name: str | None) -> bool:
+    """Whether a pointer's name says it points to many: a plural (``regs``, ``ParamTypes``), or
+    a list, an array or a vector (``argv``)."""
+    bare = (name or "").strip("_")
+    lowered = bare.lower()
+    return (len(bare) > 2 and bare.endswith("s") and not bare.endswith(("ss", "us", "is"))
+            or lowered.endswith(("list", "array", "vec", "argv", "items")))
+
+
+def _links_to_itself(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is a record with a member pointing to its own type: a node of a list or
+    tree (GLib's GList, GNode), of which a pointer is one node, not an array."""
+    resolved = module.resolve(ctype)
+    record = module.find_record(resolved.key) if isinstance(resolved, RecordRef) else None
+    for member in (record.fields or ()) if record is not None else ():
+        target = module.resolve(member.type)
+        if isinstance(target, Pointer):
+            pointee = module.resolve(target.target)
+            if isinstance(pointee, RecordRef) and pointee.key == resolved.key:  # type: ignore[union-attr]
+                return True
+    return False
+
+
 def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
     return isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved)
@@ -1270,13 +1293,20 @@ def _default_sequences(module: Module, names: dict, function: Function,
         handles = item is not None and item[0] == "handle"
         # pointers C cannot write (char *const argv[]): a list it reads, not an out-parameter
         fixed = item is not None and isinstance(element, Pointer) and element.is_const
-        if after in by_name and after not in stated and (
+        # a length that names nothing (n, len, count) counts one node of a linked list (GLib's
+        # g_list_nth(GList *list, guint n) takes an index) and one handle C gives back through a
+        # T ** (oniguruma's onig_regset_new(OnigRegSet **rset, int n, OnigRegex regs[])) only
+        # where the pointer's name says many
+        vague = (after or "").strip("_") in _GENERIC_LENGTHS and not counts_of(param.name, after) and not fixed and (
+            _links_to_itself(module, element) if records else not _says_many(param.name))
+        if after in by_name and after not in stated and not vague and (
                 records and _counts_records(param.name, after or "", by_name)
                 or (handles or fixed) and _counts_handles(param.name, after or "", by_name)
                 or item is not None and counts_of(param.name, after)):
             found[index] = after
-        elif (adjusted is not None and before in by_name and before not in stated and counts_of(param.name, before)
-              and (records or handles or fixed)):
+        elif (adjusted is not None and before in by_name and before not in stated and (records or handles or fixed)
+              and (counts_of(param.name, before) or (before or "").strip("_") in _GENERIC_LENGTHS
+                   and _says_many(param.name))):
             found[index] = before
         elif fixed:
             found[index] = None  # read to its NULL

@@ -900,6 +900,23 @@ unsigned capi_unnamed_sum64(const void *data, capi_u64 size) { return capi_unnam
 unsigned capi_sum_us(const void *buf_, size_t len_) { return capi_unnamed_sum(buf_, len_); }
 unsigned capi_sum_bytes(const void *ptr, long bytes) { return capi_unnamed_sum(ptr, (size_t)bytes); }
 int capi_unnamed_error(int *code, size_t *offset) { *code = 1; *offset += 3; return -1; }
+static capi_link capi_link_nodes[3] = {{10, &capi_link_nodes[1]}, {20, &capi_link_nodes[2]}, {30, NULL}};
+capi_link *capi_links(void) { return capi_link_nodes; }
+capi_link *capi_link_nth(capi_link *list, unsigned n) {
+    while (list && n--)
+        list = list->next;
+    return list;
+}
+struct capi_set { int total; };
+int capi_set_new(capi_set **set, int n, capi_db *dbs[]) {
+    *set = malloc(sizeof **set);
+    (*set)->total = 0;
+    for (int i = 0; i < n; i++)
+        (*set)->total += (int)strlen(dbs[i]->name);
+    return 0;
+}
+int capi_set_total(const capi_set *set) { return set->total; }
+void capi_set_free(capi_set *set) { free(set); }
 long capi_vio(capi_vio_read read, void *user) {
     unsigned char buffer[8] = {0};
     long got = read(buffer, sizeof buffer, user);

@@ -546,6 +546,18 @@ unsigned capi_sum_bytes(const void *ptr, long bytes);
 /* An int cell then a size_t cell, neither named, as pcre2_compile's (int *errorcode, PCRE2_SIZE
    *erroroffset): C sets the code to 1 and the offset to *offset + 3; the offset is no length. */
 int capi_unnamed_error(int *, size_t *);
+/* A node of a linked list, as GLib's GList: n is an index, not a count (g_list_nth(list, n));
+   capi_links gives 10 -> 20 -> 30. */
+typedef struct capi_link { int value; struct capi_link *next; } capi_link;
+capi_link *capi_links(void);
+capi_link *capi_link_nth(capi_link *list, unsigned n);
+/* A handle given back through a T ** before a count of the array after it, as oniguruma's
+   onig_regset_new(OnigRegSet **rset, int n, OnigRegex regs[]): the set holds the sum of the
+   names' lengths of its n databases. */
+typedef struct capi_set capi_set;
+int capi_set_new(capi_set **set, int n, capi_db *dbs[]);
+int capi_set_total(const capi_set *set);
+void capi_set_free(capi_set *set);
 /* A callable given a void * and its size, as libsndfile's sf_vio_read(void *ptr, sf_count_t count,
    void *user): C gives 8 bytes, then the sum of the bytes the callable left there. */
 typedef long (*capi_vio_read)(void *ptr, long count, void *user);
