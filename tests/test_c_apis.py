@@ -2118,6 +2118,12 @@ def test_a_handle_of_a_void_typedef_is_refused_where_c_takes_another(capi):
     capi.capi_db_close(db)
 
 
+def test_a_size_after_a_context_is_not_its_length(capi):
+    # talloc_named_const(NULL, 100, "x"), talloc's top-level allocation, was refused: 100 is
+    # more than argument 1 (context) holds (0 bytes)
+    assert capi.capi_ctx_size(None, 100) == 100 and capi.capi_ctx_size(b"x", 16) == 16
+
+
 def test_a_vague_length_counts_no_list_node_nor_a_handle_c_gives_back(capi):
     # GLib's g_list_nth(GList *list, guint n): n is an index into a linked list, whose node
     # was taken for an array of n records (a view of a freed copy came back)

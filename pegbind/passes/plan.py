@@ -752,6 +752,11 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     if not pointer or not length:
         return None
     others = frozenset(other.strip("_") for other in others)
+    if (_words(pointer) or [""])[-1] in _CONTEXT_WORDS and not length.startswith(pointer):
+        # an object memory is made for or in (talloc's talloc_named_const(const void *context,
+        # size_t size, ...), _talloc_array(ctx, el_size, count, ...), an APR pool), not data it
+        # holds: a length not named after it is of something else
+        return None
     if length.startswith(pointer) and length.endswith(_ROOM_ENDINGS):
         # the room left in it (libdeflate's out, out_nbytes_avail): its capacity, as a length
         length = length[: -len(next(e for e in _ROOM_ENDINGS if length.endswith(e)))]
@@ -779,6 +784,9 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         return "items"
     return None
 
+
+#: the last words of the names of pointers to a context, not to data (see length_unit)
+_CONTEXT_WORDS = frozenset({"ctx", "context", "parent", "pool", "arena", "allocator", "owner"})
 
 #: what may end the name of a length named after its pointer, saying it is the room C has there
 _ROOM_ENDINGS = ("_avail", "Avail", "_available", "Available")

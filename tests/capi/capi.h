@@ -546,6 +546,9 @@ unsigned capi_sum_bytes(const void *ptr, long bytes);
 /* An int cell then a size_t cell, neither named, as pcre2_compile's (int *errorcode, PCRE2_SIZE
    *erroroffset): C sets the code to 1 and the offset to *offset + 3; the offset is no length. */
 int capi_unnamed_error(int *, size_t *);
+/* A context memory is made in, as talloc's talloc_named_const(const void *context, size_t size,
+   const char *name): size is what to make, not the context's length. Gives size back. */
+size_t capi_ctx_size(const void *context, size_t size);
 /* A node of a linked list, as GLib's GList: n is an index, not a count (g_list_nth(list, n));
    capi_links gives 10 -> 20 -> 30. */
 typedef struct capi_link { int value; struct capi_link *next; } capi_link;
