@@ -2118,6 +2118,20 @@ def test_a_handle_of_a_void_typedef_is_refused_where_c_takes_another(capi):
     capi.capi_db_close(db)
 
 
+def test_a_read_only_buffer_reaches_c_where_it_is(capi):
+    # ctypes copied a read-only view other than bytes, so C got another address: oniguruma's
+    # search between a pattern and a slice of it went from one copy to the other
+    text = b"hello world"
+    assert capi.capi_distance(text, memoryview(text)[5:]) == 5
+    view = memoryview(text)
+    assert capi.capi_distance(view[1:], view[4:]) == 3
+    source = bytearray(b"abcdef")
+    frozen = memoryview(source).toreadonly()
+    assert capi.capi_distance(frozen, frozen[2:]) == 2
+    frozen.release()  # raised BufferError while C's view of it was still held
+    source.extend(b"g")  # and so did this, while any view of it was
+
+
 def test_a_size_after_a_context_is_not_its_length(capi):
     # talloc_named_const(NULL, 100, "x"), talloc's top-level allocation, was refused: 100 is
     # more than argument 1 (context) holds (0 bytes)

@@ -546,6 +546,8 @@ unsigned capi_sum_bytes(const void *ptr, long bytes);
 /* An int cell then a size_t cell, neither named, as pcre2_compile's (int *errorcode, PCRE2_SIZE
    *erroroffset): C sets the code to 1 and the offset to *offset + 3; the offset is no length. */
 int capi_unnamed_error(int *, size_t *);
+/* Two pointers into one text, as oniguruma's onig_search(reg, str, end, ...): end - start. */
+long capi_distance(const unsigned char *start, const unsigned char *end);
 /* A context memory is made in, as talloc's talloc_named_const(const void *context, size_t size,
    const char *name): size is what to make, not the context's length. Gives size back. */
 size_t capi_ctx_size(const void *context, size_t size);

@@ -1078,6 +1078,40 @@ def _pb_handle_value(value, cls, what):
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
 
+class _pb_PyBuffer(_ct.Structure):
+    """CPython's Py_buffer, as PyObject_GetBuffer fills it."""
+    _fields_ = (("buf", _ct.c_void_p), ("obj", _ct.c_void_p), ("len", _ct.c_ssize_t), ("itemsize", _ct.c_ssize_t),
+                ("readonly", _ct.c_int), ("ndim", _ct.c_int), ("format", _ct.c_char_p), ("shape", _ct.c_void_p),
+                ("strides", _ct.c_void_p), ("suboffsets", _ct.c_void_p), ("internal", _ct.c_void_p))
+
+
+_pb_get_buffer = _ct.pythonapi.PyObject_GetBuffer
+_pb_get_buffer.argtypes = (_ct.py_object, _ct.POINTER(_pb_PyBuffer), _ct.c_int)
+_pb_get_buffer.restype = _ct.c_int
+_pb_release_buffer = _ct.pythonapi.PyBuffer_Release
+_pb_release_buffer.argtypes = (_ct.POINTER(_pb_PyBuffer),)
+_pb_release_buffer.restype = None
+
+
+class _pb_ReadOnly(_ct.c_void_p):
+    """The address of the read-only memory a contiguous view holds (a slice of bytes, a
+    read-only mmap), the memory held for as long as this object is.  ctypes takes the address
+    of writable memory only, and a copy of the bytes is at another address: oniguruma's
+    ``onig_search(reg, start, end, ...)``, given a pattern and a slice of it as its end, read
+    from one copy to the other, as Cython and cffi did not."""
+
+    def __init__(self, view):
+        held = _pb_PyBuffer()
+        _pb_get_buffer(view, held, 0)  # PyBUF_SIMPLE; what it raises, ctypes raises
+        super().__init__(held.buf)
+        self._pb_held = held
+
+    def __del__(self):
+        held = self.__dict__.pop("_pb_held", None)
+        if held is not None and _pb_release_buffer is not None:  # (None at the interpreter's end)
+            _pb_release_buffer(held)
+
+
 def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
     """A pointer argument for a read-only buffer (bytes and None as they are), for a
     Pointer, handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
@@ -1096,7 +1130,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
     view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     if view.readonly:
-        return view.tobytes()
+        return _pb_ReadOnly(view)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
 
@@ -1256,8 +1290,10 @@ def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
     if view.readonly and copy_readonly:
         view = memoryview(bytearray(view))
     if view.readonly:
-        data = value if value.__class__ is bytes else view.tobytes()
-        return _ct.cast(_ct.c_char_p(data), _ct.c_void_p).value, data
+        if value.__class__ is bytes:
+            return _ct.cast(_ct.c_char_p(value), _ct.c_void_p).value, value
+        held = _pb_ReadOnly(view)
+        return held.value, held
     array = (_ct.c_char * view.nbytes).from_buffer(view)
     return _ct.addressof(array), array
 
