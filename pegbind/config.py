@@ -184,9 +184,11 @@ class BindingConfig:
             return None
         return config_coord(self.source, key)
 
-    def rules_for(self, function: str) -> list[FunctionRule]:
-        """The rules matching ``function``, in file order (later ones win on conflicts)."""
-        return [rule for rule in self.functions if rule.matches(function)]
+    def rules_for(self, function: str, aliases: Iterable[str] = ()) -> list[FunctionRule]:
+        """The rules matching ``function`` or one of the names it goes by (``aliases``: pcre2's
+        ``pcre2_compile`` for ``pcre2_compile_8``), in file order (later ones win on conflicts)."""
+        names = (function, *aliases)
+        return [rule for rule in self.functions if any(rule.matches(name) for name in names)]
 
     def selects(self, name: str) -> bool:
         """Whether ``name`` passes the include/exclude globs."""

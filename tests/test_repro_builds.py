@@ -98,6 +98,14 @@ def test_macros_that_name_functions_are_aliases(tmp_path, backend):
         print(lib.scale(6, 7), lib.offset(1), type(lib).scale is type(lib).scale64)
     """)
     assert printed.split() == ["42", "65", "True"]
+    # a rule naming the macro applies to the function it stands for (it was accepted, then ignored)
+    out, _ = build(tmp_path, "aliases", backend, "--function", "fill:n=len(buf)")
+    printed = run_in(out, """
+        import aliases as m
+        buf = bytearray(3)
+        print(m.fill(buf), m.fill64 is m.fill, bytes(buf) == bytes([7, 7, 7]))
+    """)
+    assert printed.split() == ["3", "True", "True"]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

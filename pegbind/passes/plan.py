@@ -1407,7 +1407,11 @@ def plan_function(
     returns_owner: tuple[str, str] | None = None  # (deallocator, the config key that names it)
     returns_pointer = ""  # the config key that reads returned characters as a Pointer
     role_keys: dict[str, str] = {}
-    for rule in config.rules_for(function.name):
+    # a rule may name the function by a macro that stands for it (pcre2's pcre2_compile for
+    # pcre2_compile_8): the check of rules counted it as matched, so it applies
+    aliases = [alias.name for alias in module.function_aliases if alias.target == function.name]
+    rules = config.rules_for(function.name, aliases)
+    for rule in rules:
         roles.update(rule.params)
         role_keys.update({name: f"{rule.key}.params.{name}" for name in rule.params})
         nonnull.update(rule.nonnull)
@@ -1593,7 +1597,7 @@ def plan_function(
     if returns_owner is not None:
         _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None
-    ruled = any(rule.release_gil is not None for rule in config.rules_for(function.name))
+    ruled = any(rule.release_gil is not None for rule in rules)
     if any(p.kind == "callback" for p in params) and not ruled:
         # C may call the callable from a thread of its own while this one waits for it:
         # that thread needs the GIL (ctypes and cffi release it around every call)

@@ -11,3 +11,8 @@ long offset64(long value);
 #define offset_again(v) (offset64(v))
 #define scale_swapped(v, f) scale64(f, v)
 #define twice(v) scale64((v), 2)
+/* A rule may name the function by its macro, as pcre2's users write pcre2_compile for
+   pcre2_compile_8: fills n bytes of buf with 7, gives n back. */
+#include <stddef.h>
+long fill64(unsigned char *buf, size_t n);
+#define fill fill64
