@@ -85,7 +85,8 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--function", dest="functions", action="append", default=[], metavar="GLOB:PARAM=ROLE[,...]",
         help="parameter roles for matching functions, e.g. 'C_GetSlotList:pSlotList=out-array(pulCount)'; "
-             "'json_loads:return=owned(json_delete)' names the function that frees a result",
+             "'json_loads:return=owned(json_delete)' names the function that frees a result; "
+             "'zmq_recv:release_gil=true' (or =false, =min_bytes=N) releases the GIL in its calls",
     )
     parser.add_argument(
         "--callback", dest="callbacks", action="append", default=[], metavar="TYPEDEF=on_error(VALUE)",
@@ -203,10 +204,15 @@ def _function_rule(text: str) -> FunctionRule:
         raise UsageError(Diagnostic(None, f"--function: expected GLOB:PARAM=ROLE[,...], got {text!r}"))
     roles = {}
     returns_owner, returns_pointer = None, False
+    release_gil, min_bytes = None, 0
     for item in filter(None, (part.strip() for part in _split_roles(roles_text))):
         name, eq, role = item.partition("=")
         if not eq:
             raise UsageError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
+        setting = _release_gil_setting(role.strip()) if name.strip() == "release_gil" else None
+        if setting is not None:  # the rule's release_gil key (no role is spelled so)
+            release_gil, min_bytes = setting
+            continue
         if name.strip() == "return":  # no parameter can be called so: it is the result
             try:
                 returns_owner, returns_pointer = parse_returns(role)
@@ -217,8 +223,23 @@ def _function_rule(text: str) -> FunctionRule:
         try:
             roles[name.strip()] = parse_role(role)
         except ValueError:
-            raise UsageError(Diagnostic(None, f"--function: unknown role {role!r} for parameter {name!r}")) from None
-    return FunctionRule(pattern, roles, returns_owner=returns_owner, key="--function", returns_pointer=returns_pointer)
+            hint = (" (release_gil=true, release_gil=false or release_gil=min_bytes=N sets the GIL's release)"
+                    if name.strip() == "release_gil" else "")
+            message = f"--function: unknown role {role!r} for parameter {name!r}{hint}"
+            raise UsageError(Diagnostic(None, message)) from None
+    return FunctionRule(pattern, roles, release_gil, returns_owner=returns_owner, key="--function",
+                        returns_pointer=returns_pointer, release_gil_min_bytes=min_bytes)
+
+
+def _release_gil_setting(text: str) -> tuple[bool, int] | None:
+    """``release_gil=true``, ``=false`` or ``=min_bytes=N`` of ``--function``, as a rule's
+    ``release_gil = true`` or ``{ min_bytes = N }``: (release, min_bytes); None for another text."""
+    if text in ("true", "false"):
+        return text == "true", 0
+    count = text.removeprefix("min_bytes=")
+    if count != text and count.isdigit():
+        return True, int(count)
+    return None
 
 
 def _split_roles(text: str) -> list[str]:

@@ -229,6 +229,8 @@ def test_a_type_name_no_header_declares_is_named_so(tmp_path):
         (["--function", "f:a"], "error: --function: expected PARAM=ROLE, got 'a'"),
         (["--function", "f:x=sideways"], "error: --function: unknown role 'sideways' for parameter 'x'"),
         (["--callback", "t=maybe"], "error: --callback: expected TYPEDEF=on_error(VALUE), got 't=maybe'"),
+        (["--function", "f:release_gil=maybe"], "error: --function: unknown role 'maybe' for parameter 'release_gil' "
+         "(release_gil=true, release_gil=false or release_gil=min_bytes=N sets the GIL's release)"),
     ],
 )
 def test_bad_flags_are_usage_errors(tmp_path, args, message):
@@ -236,6 +238,18 @@ def test_bad_flags_are_usage_errors(tmp_path, args, message):
     result = run_pegbind("generate", "m.h", *args, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip() == message
+
+
+def test_a_function_rule_flag_sets_the_release_of_the_gil(tmp_path):
+    # as a rule's release_gil = true in the config (it read as a parameter's role, and failed)
+    (tmp_path / "m.h").write_text("int f(int x);\nint g(int x);\nint h(const void *data, unsigned long size);\n")
+    result = run_pegbind("generate", "m.h", "--backend", "cython", "--function", "f:release_gil=true",
+                         "--function", "h:size=len(data),release_gil=min_bytes=64", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    source = (tmp_path / "out" / "m.pyx").read_text()
+    wrappers = {name: source[source.index(f"\ndef {name}("):][1:].split("\ndef ", 1)[0] for name in "fgh"}
+    assert "with nogil" in wrappers["f"] and "nogil" not in wrappers["g"]
+    assert ">= 64" in wrappers["h"] and "nogil" in wrappers["h"]
 
 
 def test_unwritable_output_is_a_diagnostic(tmp_path):
