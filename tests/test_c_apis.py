@@ -2132,6 +2132,16 @@ def test_a_read_only_buffer_reaches_c_where_it_is(capi):
     source.extend(b"g")  # and so did this, while any view of it was
 
 
+def test_a_void_pointer_typedef_named_as_a_pointer_takes_any_data(capi):
+    # GLib's g_hash_table_insert(ht, key, value) raised "must be gpointer or None, not
+    # bytearray", and what g_memdup2 returned, a handle, could not be read
+    assert capi.capi_pointer_sum(bytearray(b"\x01\x02\x03"), 3) == 6
+    copy = capi.capi_memdup(b"\x04\x05", 2)
+    assert type(copy) is capi.Pointer and copy[:2] == b"\x04\x05"
+    assert capi.capi_pointer_sum(copy, 2) == 9
+    capi.capi_free(copy)
+
+
 def test_a_size_after_a_context_is_not_its_length(capi):
     # talloc_named_const(NULL, 100, "x"), talloc's top-level allocation, was refused: 100 is
     # more than argument 1 (context) holds (0 bytes)

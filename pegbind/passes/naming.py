@@ -260,6 +260,12 @@ def anonymous_types(module: Module) -> dict[str, AnonymousType]:
     return places
 
 
+def _names_a_pointer(name: str) -> bool:
+    """Whether a typedef's name says it is a pointer: ``gpointer``, ``LPVOID``, ``voidpf``, ``VOIDPTR``."""
+    lowered = name.lower().strip("_")
+    return "pointer" in lowered or "void" in lowered or lowered.endswith(("ptr", "_p"))
+
+
 def _handed_out_void_pointers(module: Module) -> set[str]:
     """The typedefs of ``void *`` (not ``const``) that a function returns, spelled by their name:
     handles the library makes and takes back (TurboJPEG's ``tjhandle``, EGL's ``EGLDisplay``,
@@ -267,12 +273,15 @@ def _handed_out_void_pointers(module: Module) -> set[str]:
     parameter takes any buffer; one spelled by such a typedef takes only what the library
     gave, as a buffer there is memory C would read as its own object.
 
-    A typedef only taken (zlib's ``voidp buf``, PKCS#11's ``CK_VOID_PTR``) stays ``void *``.
+    A typedef only taken (zlib's ``voidp buf``, PKCS#11's ``CK_VOID_PTR``) stays ``void *``, and
+    so does one whose name says it is a pointer, of any data (GLib's ``gpointer``, which
+    ``g_hash_table_insert`` takes for keys and values and ``g_memdup2`` returns; Windows'
+    ``LPVOID``).
     """
     found: set[str] = set()
     for function in module.functions:
         ret = as_type(function.ret)
-        if not isinstance(ret, TypedefRef) or ret.name in found:
+        if not isinstance(ret, TypedefRef) or ret.name in found or _names_a_pointer(ret.name):
             continue
         typedef = module.find_typedef(ret.name)
         pointer = as_type(typedef.type) if typedef is not None else None

@@ -902,6 +902,8 @@ unsigned capi_sum_bytes(const void *ptr, long bytes) { return capi_unnamed_sum(p
 int capi_unnamed_error(int *code, size_t *offset) { *code = 1; *offset += 3; return -1; }
 static capi_link capi_link_nodes[3] = {{10, &capi_link_nodes[1]}, {20, &capi_link_nodes[2]}, {30, NULL}};
 capi_link *capi_links(void) { return capi_link_nodes; }
+capi_gpointer capi_memdup(const void *mem, size_t size) { void *copy = malloc(size); memcpy(copy, mem, size); return copy; }
+unsigned capi_pointer_sum(capi_gpointer data, size_t n) { return capi_unnamed_sum(data, n); }
 long capi_distance(const unsigned char *start, const unsigned char *end) { return (long)(end - start); }
 size_t capi_ctx_size(const void *context, size_t size) { (void)context; return size; }
 capi_link *capi_link_nth(capi_link *list, unsigned n) {

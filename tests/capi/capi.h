@@ -546,6 +546,12 @@ unsigned capi_sum_bytes(const void *ptr, long bytes);
 /* An int cell then a size_t cell, neither named, as pcre2_compile's (int *errorcode, PCRE2_SIZE
    *erroroffset): C sets the code to 1 and the offset to *offset + 3; the offset is no length. */
 int capi_unnamed_error(int *, size_t *);
+/* A typedef of void * named as a pointer, as GLib's gpointer, which g_memdup2 returns and
+   g_hash_table_insert takes for any data: a void *, not a handle class. capi_memdup copies
+   size bytes (freed by capi_free); capi_pointer_sum adds the n bytes at data. */
+typedef void *capi_gpointer;
+capi_gpointer capi_memdup(const void *mem, size_t size);
+unsigned capi_pointer_sum(capi_gpointer data, size_t n);
 /* Two pointers into one text, as oniguruma's onig_search(reg, str, end, ...): end - start. */
 long capi_distance(const unsigned char *start, const unsigned char *end);
 /* A context memory is made in, as talloc's talloc_named_const(const void *context, size_t size,
