@@ -2023,6 +2023,16 @@ def test_an_unnamed_size_t_after_an_unnamed_buffer_is_its_size(capi):
     assert (code.value, offset.value) == (1, 6)
 
 
+def test_the_most_c_may_write_bounds_the_buffer_it_writes(capi):
+    # gcry_sexp_sprint(s, 3, bytearray(4), 100) wrote 6 bytes into 4
+    room = bytearray(8)
+    assert capi.capi_sprint(room, 8) == 6 and room[:6] == b"hello\0"
+    with pytest.raises(ValueError, match=r"^argument 2 \(maxlength\): 100 is more than argument 1 \(buffer\) "
+                                         r"holds \(4 bytes\)$"):
+        capi.capi_sprint(bytearray(4), 100)
+    assert capi.capi_strnlen(b"abc", 100) == 3  # a string C reads to its NUL: no check
+
+
 def test_names_ending_in_an_underscore_or_saying_bytes_state_lengths(capi):
     # zmq's buf_, len_ (zmq_recv read 200 kB into 16 bytes); libsndfile's sf_read_raw(sf, ptr, bytes)
     assert capi.capi_sum_us(b"\x01\x02", 2) == 3

@@ -785,6 +785,19 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     return None
 
 
+def _room_unit(pointer: str | None, length: str | None, others: frozenset[str]) -> Literal["bytes", "items"] | None:
+    """What a length named as the most C may write (``maxlength``, ``max_size``) after a buffer C
+    writes counts of it, as :func:`length_unit` reads the name without ``max``: the room C has
+    (libgcrypt's ``gcry_sexp_sprint(sexp, mode, void *buffer, size_t maxlength)`` wrote past a
+    short buffer).  Not after one C only reads: ``strnlen(s, maxlen)`` stops at the NUL."""
+    bare = (length or "").strip("_")
+    for prefix in ("max_", "max", "Max"):
+        if bare.startswith(prefix) and len(bare) > len(prefix):
+            rest = bare[len(prefix):]
+            return length_unit(pointer, rest[0].lower() + rest[1:], others)
+    return None
+
+
 #: the last words of the names of pointers to a context, not to data (see length_unit)
 _CONTEXT_WORDS = frozenset({"ctx", "context", "parent", "pool", "arena", "allocator", "owner"})
 
@@ -858,6 +871,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             # does a size named after something else (libarchive's _filename, _block_size)
             continue
         unit = length_unit(pointer.c_name, length.c_name, names)
+        if unit is None and pointer.kind == "writable_buffer":
+            unit = _room_unit(pointer.c_name, length.c_name, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
             unit = _GENERIC_LENGTHS.get((length.c_name or "").strip("_"))
         bound = _may_bound(module, pointer, length, explicit)

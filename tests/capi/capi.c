@@ -904,6 +904,12 @@ static capi_link capi_link_nodes[3] = {{10, &capi_link_nodes[1]}, {20, &capi_lin
 capi_link *capi_links(void) { return capi_link_nodes; }
 capi_gpointer capi_memdup(const void *mem, size_t size) { void *copy = malloc(size); memcpy(copy, mem, size); return copy; }
 unsigned capi_pointer_sum(capi_gpointer data, size_t n) { return capi_unnamed_sum(data, n); }
+size_t capi_sprint(void *buffer, size_t maxlength) {
+    size_t n = maxlength < 6 ? maxlength : 6;
+    memcpy(buffer, "hello", n);
+    return n;
+}
+size_t capi_strnlen(const char *s, size_t maxlen) { return strnlen(s, maxlen); }
 long capi_distance(const unsigned char *start, const unsigned char *end) { return (long)(end - start); }
 size_t capi_ctx_size(const void *context, size_t size) { (void)context; return size; }
 capi_link *capi_link_nth(capi_link *list, unsigned n) {

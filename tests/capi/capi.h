@@ -552,6 +552,11 @@ int capi_unnamed_error(int *, size_t *);
 typedef void *capi_gpointer;
 capi_gpointer capi_memdup(const void *mem, size_t size);
 unsigned capi_pointer_sum(capi_gpointer data, size_t n);
+/* The most C may write, named so, as libgcrypt's gcry_sexp_sprint(sexp, mode, void *buffer,
+   size_t maxlength): writes "hello" and a NUL, cut to maxlength, and gives back what it
+   wrote; as strnlen, a bound on reading a string is no length of it (C stops at the NUL). */
+size_t capi_sprint(void *buffer, size_t maxlength);
+size_t capi_strnlen(const char *s, size_t maxlen);
 /* Two pointers into one text, as oniguruma's onig_search(reg, str, end, ...): end - start. */
 long capi_distance(const unsigned char *start, const unsigned char *end);
 /* A context memory is made in, as talloc's talloc_named_const(const void *context, size_t size,
