@@ -2152,6 +2152,31 @@ def test_a_void_pointer_typedef_named_as_a_pointer_takes_any_data(capi):
     capi.capi_free(copy)
 
 
+def test_records_a_function_frees_are_those_the_library_handed_out(capi):
+    # libuv's uv_free_cpu_info(cpu_infos, count) was given a copy of a list of records, and
+    # freeing it aborted the process
+    count = capi.c_int()
+    status, infos = capi.capi_infos(count)
+    assert status == 0 and count.value == 3 and infos.id == 1
+    assert capi.capi_free_infos(infos, count.value) == 6
+
+
+def test_a_handle_given_back_through_a_t_pp_before_a_size(capi):
+    # nghttp2_hd_deflate_new(&deflater, 4096): the size was taken as the length of a list
+    status, made = capi.capi_set_make(4096)
+    assert status == 0 and capi.capi_set_total(made) == 4096
+    capi.capi_set_free(made)
+
+
+def test_numbers_counted_by_num_and_their_name(capi):
+    # cairo_set_dash(cr, dashes, num_dashes, offset): C read past two dashes told of four
+    assert capi.capi_dash_sum(array.array("d", [1.5, 2.5]), 2) == 4.0
+    with pytest.raises(ValueError, match=r"^argument 2 \(num_dashes\): 4 is more than argument 1 \(dashes\) "
+                                         r"holds \(2 items\)$"):
+        capi.capi_dash_sum(array.array("d", [1.5, 2.5]), 4)
+    assert capi.capi_dash_sum(bytearray(0), 0) == 0  # none, as C allows
+
+
 def test_a_size_after_a_context_is_not_its_length(capi):
     # talloc_named_const(NULL, 100, "x"), talloc's top-level allocation, was refused: 100 is
     # more than argument 1 (context) holds (0 bytes)

@@ -871,6 +871,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             # does a size named after something else (libarchive's _filename, _block_size)
             continue
         unit = length_unit(pointer.c_name, length.c_name, names)
+        if unit is None and counts_of(pointer.c_name, length.c_name):
+            unit = "items"  # the number of them (cairo's cairo_set_dash(cr, dashes, num_dashes, offset))
         if unit is None and pointer.kind == "writable_buffer":
             unit = _room_unit(pointer.c_name, length.c_name, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
@@ -1237,6 +1239,13 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
                for prefix in ("Num", "num_", "n"))
 
 
+def _frees(function: str) -> bool:
+    """Whether a function's name says it frees what it is given (``uv_free_cpu_info``,
+    ``XML_ParserFree``, ``g_list_free_full``, ``proj_destroy``, ``cJSON_Delete``)."""
+    return any(word in ("free", "destroy", "delete", "dispose", "dealloc", "deallocate", "release")
+               for word in _words(function))
+
+
 def _says_many(name: str | None) -> bool:
     """Whether a pointer's name says it points to many: a plural (``regs``, ``ParamTypes``), or
     a list, an array or a vector (``argv``)."""
@@ -1295,6 +1304,7 @@ def _default_sequences(module: Module, names: dict, function: Function,
     by_name = {p.name: p for p in params if p.name}
     stated = [p.length_from for p in params if p.length_from]
     found: dict[int, str | None] = {}
+    frees = _frees(function.name)
     for index, param in enumerate(params):
         adjusted = adjusted_array(module, param.type)
         pointer = adjusted[0] if adjusted is not None else module.resolve(param.type)
@@ -1302,6 +1312,10 @@ def _default_sequences(module: Module, names: dict, function: Function,
             continue
         element = module.resolve(pointer.target)
         records = _has_record_class(module, names, element)
+        if records and frees:
+            # the records C frees are those it handed out, not a copy the wrapper makes of them:
+            # libuv's uv_free_cpu_info(uv_cpu_info_t *cpu_infos, int count) freed the copy
+            continue
         if adjusted is not None and adjusted[1] is not None:  # N items, declared
             if records and adjusted[1] > 1:
                 found[index] = None
@@ -1320,8 +1334,13 @@ def _default_sequences(module: Module, names: dict, function: Function,
         # g_list_nth(GList *list, guint n) takes an index) and one handle C gives back through a
         # T ** (oniguruma's onig_regset_new(OnigRegSet **rset, int n, OnigRegex regs[])) only
         # where the pointer's name says many
-        vague = (after or "").strip("_") in _GENERIC_LENGTHS and not counts_of(param.name, after) and not fixed and (
-            _links_to_itself(module, element) if records else not _says_many(param.name))
+        # and no handle C gives back through a T ** whatever names the length, where the pointer's
+        # name says one (nghttp2's nghttp2_hd_deflate_new(nghttp2_hd_deflater **deflater_ptr,
+        # size_t max_deflate_dynamic_table_size))
+        named = counts_of(param.name, after) or fixed
+        vague = not named and (
+            (after or "").strip("_") in _GENERIC_LENGTHS and _links_to_itself(module, element) if records
+            else handles and not _says_many(param.name))
         if after in by_name and after not in stated and not vague and (
                 records and _counts_records(param.name, after or "", by_name)
                 or (handles or fixed) and _counts_handles(param.name, after or "", by_name)

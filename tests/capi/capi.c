@@ -926,6 +926,31 @@ int capi_set_new(capi_set **set, int n, capi_db *dbs[]) {
     return 0;
 }
 int capi_set_total(const capi_set *set) { return set->total; }
+int capi_set_make(capi_set **set_ptr, size_t max_table_size) {
+    *set_ptr = malloc(sizeof **set_ptr);
+    (*set_ptr)->total = (int)max_table_size;
+    return 0;
+}
+int capi_infos(capi_info **infos, int *count) {
+    *infos = malloc(3 * sizeof **infos);
+    for (int i = 0; i < 3; i++)
+        (*infos)[i] = (capi_info){i + 1, 1.5 * i};
+    *count = 3;
+    return 0;
+}
+int capi_free_infos(capi_info *infos, int count) {
+    int sum = 0;
+    for (int i = 0; i < count; i++)
+        sum += infos[i].id;
+    free(infos);  /* what capi_infos allocated: a copy would abort here */
+    return sum;
+}
+double capi_dash_sum(const double *dashes, int num_dashes) {
+    double sum = 0;
+    for (int i = 0; i < num_dashes; i++)
+        sum += dashes[i];
+    return sum;
+}
 void capi_set_free(capi_set *set) { free(set); }
 long capi_vio(capi_vio_read read, void *user) {
     unsigned char buffer[8] = {0};

@@ -574,6 +574,17 @@ typedef struct capi_set capi_set;
 int capi_set_new(capi_set **set, int n, capi_db *dbs[]);
 int capi_set_total(const capi_set *set);
 void capi_set_free(capi_set *set);
+/* A handle given back through a T ** before a size of something else, as nghttp2's
+   nghttp2_hd_deflate_new(nghttp2_hd_deflater **deflater_ptr, size_t max_deflate_dynamic_table_size):
+   the set's total is the size. */
+int capi_set_make(capi_set **set_ptr, size_t max_table_size);
+/* Records the library hands out and frees, as libuv's uv_cpu_info(uv_cpu_info_t **, int *count) and
+   uv_free_cpu_info(uv_cpu_info_t *cpu_infos, int count): three, with ids 1, 2, 3. */
+typedef struct capi_info { int id; double speed; } capi_info;
+int capi_infos(capi_info **infos, int *count);
+int capi_free_infos(capi_info *infos, int count);
+/* Numbers counted by num_ and their name, as cairo's cairo_set_dash(cr, dashes, num_dashes, offset). */
+double capi_dash_sum(const double *dashes, int num_dashes);
 /* A callable given a void * and its size, as libsndfile's sf_vio_read(void *ptr, sf_count_t count,
    void *user): C gives 8 bytes, then the sum of the bytes the callable left there. */
 typedef long (*capi_vio_read)(void *ptr, long count, void *user);
