@@ -2168,6 +2168,13 @@ def test_a_handle_given_back_through_a_t_pp_before_a_size(capi):
     capi.capi_set_free(made)
 
 
+def test_a_bool_member_holding_another_byte_reads_as_true(capi):
+    # cffi raised "got a _Bool of value 5, expected 0 or 1", repr() of the record too
+    made = capi.capi_punned_of(5)
+    assert made.flag is True and made.byte == 5 and repr(made) == "capi_punned(flag=True, byte=5)"
+    assert capi.capi_punned_of(0).flag is False and capi.capi_punned(byte=5).flag is True
+
+
 def test_numbers_counted_by_num_and_their_name(capi):
     # cairo_set_dash(cr, dashes, num_dashes, offset): C read past two dashes told of four
     assert capi.capi_dash_sum(array.array("d", [1.5, 2.5]), 2) == 4.0

@@ -945,6 +945,7 @@ int capi_free_infos(capi_info *infos, int count) {
     free(infos);  /* what capi_infos allocated: a copy would abort here */
     return sum;
 }
+capi_punned capi_punned_of(unsigned char byte) { capi_punned made; made.byte = byte; return made; }
 double capi_dash_sum(const double *dashes, int num_dashes) {
     double sum = 0;
     for (int i = 0; i < num_dashes; i++)

@@ -583,6 +583,9 @@ int capi_set_make(capi_set **set_ptr, size_t max_table_size);
 typedef struct capi_info { int id; double speed; } capi_info;
 int capi_infos(capi_info **infos, int *count);
 int capi_free_infos(capi_info *infos, int count);
+/* A _Bool sharing its byte with another member, as msgpack's object union: C reads 5 as true. */
+typedef union capi_punned { _Bool flag; unsigned char byte; } capi_punned;
+capi_punned capi_punned_of(unsigned char byte);
 /* Numbers counted by num_ and their name, as cairo's cairo_set_dash(cr, dashes, num_dashes, offset). */
 double capi_dash_sum(const double *dashes, int num_dashes);
 /* A callable given a void * and its size, as libsndfile's sf_vio_read(void *ptr, sf_count_t count,
