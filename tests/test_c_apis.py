@@ -2168,6 +2168,14 @@ def test_a_handle_given_back_through_a_t_pp_before_a_size(capi):
     capi.capi_set_free(made)
 
 
+def test_a_length_named_for_any_data_states_the_length_of_text(capi):
+    # cJSON_ParseWithLength(b"[1]", 10) let C read past the text
+    assert capi.capi_parse_len("[1]\0x", 5) == 1 and capi.capi_parse_len(b"[1]", 3) == 0
+    with pytest.raises(ValueError, match=r"^argument 2 \(buffer_length\): 10 is more than argument 1 \(value\) "
+                                         r"holds \(3 bytes\)$"):
+        capi.capi_parse_len(b"[1]", 10)
+
+
 def test_a_bool_member_holding_another_byte_reads_as_true(capi):
     # cffi raised "got a _Bool of value 5, expected 0 or 1", repr() of the record too
     made = capi.capi_punned_of(5)

@@ -1006,7 +1006,13 @@ def _names_another(pointer: str | None, length: str | None) -> bool:
     does not start the pointer's name, even as a shortening (lz4's ``dictionary, dictSize`` is
     one pair; libarchive's ``_filename, _block_size`` is not)."""
     stem, _ = _stem_and_unit(length)
+    if stem is not None and stem.strip("_").lower() in _DATA_WORDS:
+        return False  # what any data is called: cJSON_ParseWithLength(const char *value, size_t buffer_length)
     return stem is not None and not (pointer or "").strip("_").lower().startswith(stem.strip("_").lower())
+
+
+#: the stems of a length's name that say only "the data" (see _names_another)
+_DATA_WORDS = frozenset({"buffer", "buf", "data", "input", "string", "str", "text"})
 
 
 def _result_length(params: list[ParamBinding], explicit: set[str]) -> int | None:

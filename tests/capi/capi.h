@@ -583,6 +583,9 @@ int capi_set_make(capi_set **set_ptr, size_t max_table_size);
 typedef struct capi_info { int id; double speed; } capi_info;
 int capi_infos(capi_info **infos, int *count);
 int capi_free_infos(capi_info *infos, int count);
+/* Text with a length named for any data, as cJSON_ParseWithLength(const char *value, size_t
+   buffer_length): the NULs among the buffer_length characters. */
+size_t capi_parse_len(const char *value, size_t buffer_length);
 /* A _Bool sharing its byte with another member, as msgpack's object union: C reads 5 as true. */
 typedef union capi_punned { _Bool flag; unsigned char byte; } capi_punned;
 capi_punned capi_punned_of(unsigned char byte);
