@@ -1918,7 +1918,9 @@ def test_a_record_class_views_the_record_a_pointer_points_to(capi):
     with pytest.raises(TypeError, match=r"^capi_reply\.from_pointer: argument 1 \(pointer\) must be a Pointer of type "
                                         r"struct capi_reply \* or void \*, not a Pointer of type struct capi_pair \*\*$"):
         capi.capi_reply.from_pointer(items)
-    for wrong, name in ((capi.capi_reply_get(), "capi_reply"), (5, "int"), (None, "NoneType")):
+    same = capi.capi_reply_get()
+    assert bytes(capi.capi_reply.from_pointer(same)) == bytes(same)  # a record: a view of its memory
+    for wrong, name in ((5, "int"), (None, "NoneType")):
         with pytest.raises(TypeError, match=rf"^capi_reply\.from_pointer: argument 1 \(pointer\) must be a Pointer of "
                                             rf"type struct capi_reply \* or void \*, not {name}$"):
             capi.capi_reply.from_pointer(wrong)
@@ -2166,6 +2168,22 @@ def test_a_handle_given_back_through_a_t_pp_before_a_size(capi):
     status, made = capi.capi_set_make(4096)
     assert status == 0 and capi.capi_set_total(made) == 4096
     capi.capi_set_free(made)
+
+
+def test_a_record_is_viewed_as_one_it_begins_as(capi):
+    # libuv's uv_close((uv_handle_t *)&timer, cb): a uv_timer_t given where C takes a
+    # uv_handle_t was refused, and from_pointer took only Pointers
+    stream = capi.capi_stream(kind=7, bytes=3)
+    handle = capi.capi_handle.from_pointer(stream)
+    assert type(handle) is capi.capi_handle and handle.kind == 7 and capi.capi_handle_kind(handle) == 7
+    handle.kind = 9  # the same memory
+    assert stream.kind == 9
+    del stream
+    gc.collect()
+    assert handle.kind == 9  # the view keeps the record alive
+    with pytest.raises(ValueError, match=r"^capi_stream\.from_pointer: argument 1 \(pointer\) is a capi_handle of "
+                                         r"\d+ bytes, fewer than the \d+ of capi_stream$"):
+        capi.capi_stream.from_pointer(capi.capi_handle())
 
 
 def test_a_length_named_for_any_data_states_the_length_of_text(capi):

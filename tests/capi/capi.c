@@ -945,6 +945,7 @@ int capi_free_infos(capi_info *infos, int count) {
     free(infos);  /* what capi_infos allocated: a copy would abort here */
     return sum;
 }
+int capi_handle_kind(const capi_handle *handle) { return handle->kind; }
 size_t capi_parse_len(const char *value, size_t buffer_length) { return capi_nuls(value, buffer_length); }
 capi_punned capi_punned_of(unsigned char byte) { capi_punned made; made.byte = byte; return made; }
 double capi_dash_sum(const double *dashes, int num_dashes) {

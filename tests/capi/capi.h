@@ -492,6 +492,9 @@ typedef struct capi_stream { CAPI_COMMON_FIELDS int bytes; } capi_stream;
 typedef struct capi_loop { capi_stream streams[2]; capi_timer timer; } capi_loop;
 int capi_stream_fd(const capi_stream *s);
 int capi_timer_fd(const capi_timer *t);
+/* The record every one of those begins as, as libuv's uv_handle_t: uv_close((uv_handle_t *)&timer, cb). */
+typedef struct capi_handle { CAPI_COMMON_FIELDS } capi_handle;
+int capi_handle_kind(const capi_handle *handle);
 
 /* Pointers to records and to handles, as libxml2's XPath node set (xmlNodePtr *nodeTab):
    items holds pairs {1, 2}, {3, 4} and NULL; dbs a database and NULL. */

@@ -330,6 +330,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -1750,7 +1760,11 @@ class flags(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the flags a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the flags a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, flags, "flags.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(flags, _ffi.cast(_pb_ptr_flags, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct flags *', "flags.from_pointer: argument 1 (pointer)")
         return _pb_view_at(flags, _ffi.cast(_pb_ptr_flags, pointer._h), pointer)
 
@@ -1839,7 +1853,11 @@ class mixed_bits(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the mixed_bits a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the mixed_bits a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, mixed_bits, "mixed_bits.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(mixed_bits, _ffi.cast(_pb_ptr_mixed_bits, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct mixed_bits *', "mixed_bits.from_pointer: argument 1 (pointer)")
         return _pb_view_at(mixed_bits, _ffi.cast(_pb_ptr_mixed_bits, pointer._h), pointer)
 
@@ -1934,7 +1952,11 @@ class packed_header(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the packed_header a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the packed_header a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, packed_header, "packed_header.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(packed_header, _ffi.cast(_pb_ptr_packed_header, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct packed_header *', "packed_header.from_pointer: argument 1 (pointer)")
         return _pb_view_at(packed_header, _ffi.cast(_pb_ptr_packed_header, pointer._h), pointer)
 
@@ -2007,7 +2029,11 @@ class pack2(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the pack2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the pack2 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, pack2, "pack2.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(pack2, _ffi.cast(_pb_ptr_pack2, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct pack2 *', "pack2.from_pointer: argument 1 (pointer)")
         return _pb_view_at(pack2, _ffi.cast(_pb_ptr_pack2, pointer._h), pointer)
 
@@ -2070,7 +2096,11 @@ class attr_packed(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the attr_packed a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the attr_packed a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, attr_packed, "attr_packed.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(attr_packed, _ffi.cast(_pb_ptr_attr_packed, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct attr_packed *', "attr_packed.from_pointer: argument 1 (pointer)")
         return _pb_view_at(attr_packed, _ffi.cast(_pb_ptr_attr_packed, pointer._h), pointer)
 
@@ -2133,7 +2163,11 @@ class attr_aligned(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the attr_aligned a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the attr_aligned a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, attr_aligned, "attr_aligned.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(attr_aligned, _ffi.cast(_pb_ptr_attr_aligned, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct attr_aligned *', "attr_aligned.from_pointer: argument 1 (pointer)")
         return _pb_view_at(attr_aligned, _ffi.cast(_pb_ptr_attr_aligned, pointer._h), pointer)
 
@@ -2196,7 +2230,11 @@ class after_pop(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the after_pop a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the after_pop a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, after_pop, "after_pop.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(after_pop, _ffi.cast(_pb_ptr_after_pop, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct after_pop *', "after_pop.from_pointer: argument 1 (pointer)")
         return _pb_view_at(after_pop, _ffi.cast(_pb_ptr_after_pop, pointer._h), pointer)
 

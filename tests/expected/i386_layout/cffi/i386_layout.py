@@ -330,6 +330,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -1758,7 +1768,11 @@ class mixed(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the mixed a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the mixed a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, mixed, "mixed.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(mixed, _ffi.cast(_pb_ptr_mixed, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct mixed *', "mixed.from_pointer: argument 1 (pointer)")
         return _pb_view_at(mixed, _ffi.cast(_pb_ptr_mixed, pointer._h), pointer)
 
@@ -1862,7 +1876,11 @@ class uapi_event(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the uapi_event a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the uapi_event a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, uapi_event, "uapi_event.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(uapi_event, _ffi.cast(_pb_ptr_uapi_event, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct uapi_event *', "uapi_event.from_pointer: argument 1 (pointer)")
         return _pb_view_at(uapi_event, _ffi.cast(_pb_ptr_uapi_event, pointer._h), pointer)
 

@@ -330,6 +330,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -2124,7 +2134,11 @@ class json_t(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the json_t a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the json_t a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, json_t, "json_t.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(json_t, _ffi.cast(_pb_ptr_json_t, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct json_t *', "json_t.from_pointer: argument 1 (pointer)")
         return _pb_view_at(json_t, _ffi.cast(_pb_ptr_json_t, pointer._h), pointer)
 
@@ -2209,7 +2223,11 @@ class json_error_t(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the json_error_t a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the json_error_t a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, json_error_t, "json_error_t.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(json_error_t, _ffi.cast(_pb_ptr_json_error_t, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct json_error_t *', "json_error_t.from_pointer: argument 1 (pointer)")
         return _pb_view_at(json_error_t, _ffi.cast(_pb_ptr_json_error_t, pointer._h), pointer)
 

@@ -1726,6 +1726,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -5916,7 +5926,11 @@ class CK_VERSION(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_VERSION a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_VERSION, "CK_VERSION.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_VERSION, _ffi.cast(_pb_ptr_CK_VERSION, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_VERSION, _ffi.cast(_pb_ptr_CK_VERSION, pointer._h), pointer)
 
@@ -5985,7 +5999,11 @@ class CK_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_INFO, "CK_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_INFO, _ffi.cast(_pb_ptr_CK_INFO, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_INFO, _ffi.cast(_pb_ptr_CK_INFO, pointer._h), pointer)
 
@@ -6088,7 +6106,11 @@ class CK_SLOT_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SLOT_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SLOT_INFO, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SLOT_INFO, _ffi.cast(_pb_ptr_CK_SLOT_INFO, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SLOT_INFO, _ffi.cast(_pb_ptr_CK_SLOT_INFO, pointer._h), pointer)
 
@@ -6217,7 +6239,11 @@ class CK_TOKEN_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TOKEN_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TOKEN_INFO, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TOKEN_INFO, _ffi.cast(_pb_ptr_CK_TOKEN_INFO, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TOKEN_INFO, _ffi.cast(_pb_ptr_CK_TOKEN_INFO, pointer._h), pointer)
 
@@ -6448,7 +6474,11 @@ class CK_SESSION_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SESSION_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SESSION_INFO, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SESSION_INFO, _ffi.cast(_pb_ptr_CK_SESSION_INFO, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SESSION_INFO, _ffi.cast(_pb_ptr_CK_SESSION_INFO, pointer._h), pointer)
 
@@ -6533,7 +6563,11 @@ class CK_ATTRIBUTE(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ATTRIBUTE a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ATTRIBUTE, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ATTRIBUTE, _ffi.cast(_pb_ptr_CK_ATTRIBUTE, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ATTRIBUTE, _ffi.cast(_pb_ptr_CK_ATTRIBUTE, pointer._h), pointer)
 
@@ -6619,7 +6653,11 @@ class CK_DATE(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DATE a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DATE, "CK_DATE.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DATE, _ffi.cast(_pb_ptr_CK_DATE, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DATE, _ffi.cast(_pb_ptr_CK_DATE, pointer._h), pointer)
 
@@ -6694,7 +6732,11 @@ class CK_MECHANISM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_MECHANISM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_MECHANISM, "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_MECHANISM, _ffi.cast(_pb_ptr_CK_MECHANISM, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_MECHANISM, _ffi.cast(_pb_ptr_CK_MECHANISM, pointer._h), pointer)
 
@@ -6780,7 +6822,11 @@ class CK_MECHANISM_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_MECHANISM_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_MECHANISM_INFO, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_MECHANISM_INFO, _ffi.cast(_pb_ptr_CK_MECHANISM_INFO, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_MECHANISM_INFO, _ffi.cast(_pb_ptr_CK_MECHANISM_INFO, pointer._h), pointer)
 
@@ -6987,7 +7033,11 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_FUNCTION_LIST a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_FUNCTION_LIST, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_FUNCTION_LIST, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_FUNCTION_LIST, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST, pointer._h), pointer)
 
@@ -8305,7 +8355,11 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_FUNCTION_LIST_3_0 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_FUNCTION_LIST_3_0, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_FUNCTION_LIST_3_0, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST_3_0, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_FUNCTION_LIST_3_0, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST_3_0, pointer._h), pointer)
 
@@ -9827,7 +9881,11 @@ class CK_INTERFACE(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_INTERFACE a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_INTERFACE, "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_INTERFACE, _ffi.cast(_pb_ptr_CK_INTERFACE, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_INTERFACE, _ffi.cast(_pb_ptr_CK_INTERFACE, pointer._h), pointer)
 
@@ -9930,7 +9988,11 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_C_INITIALIZE_ARGS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_C_INITIALIZE_ARGS, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_C_INITIALIZE_ARGS, _ffi.cast(_pb_ptr_CK_C_INITIALIZE_ARGS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_C_INITIALIZE_ARGS, _ffi.cast(_pb_ptr_CK_C_INITIALIZE_ARGS, pointer._h), pointer)
 
@@ -10099,7 +10161,11 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_PKCS_OAEP_PARAMS, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, pointer._h), pointer)
 
@@ -10205,7 +10271,11 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_PKCS_PSS_PARAMS, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RSA_PKCS_PSS_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_PKCS_PSS_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RSA_PKCS_PSS_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_PKCS_PSS_PARAMS, pointer._h), pointer)
 
@@ -10284,7 +10354,11 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECDH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH1_DERIVE_PARAMS, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECDH1_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH1_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECDH1_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH1_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -10405,7 +10479,11 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECDH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH2_DERIVE_PARAMS, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECDH2_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH2_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECDH2_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH2_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -10577,7 +10655,11 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECMQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECMQV_DERIVE_PARAMS, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECMQV_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECMQV_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECMQV_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECMQV_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -10749,7 +10831,11 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_DH1_DERIVE_PARAMS, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X9_42_DH1_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_DH1_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X9_42_DH1_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_DH1_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -10870,7 +10956,11 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_DH2_DERIVE_PARAMS, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X9_42_DH2_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_DH2_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X9_42_DH2_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_DH2_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -11042,7 +11132,11 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_MQV_DERIVE_PARAMS, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X9_42_MQV_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_MQV_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X9_42_MQV_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_MQV_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -11216,7 +11310,11 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KEA_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEA_DERIVE_PARAMS, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KEA_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_KEA_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KEA_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_KEA_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -11342,7 +11440,11 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC2_CBC_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC2_CBC_PARAMS, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC2_CBC_PARAMS, _ffi.cast(_pb_ptr_CK_RC2_CBC_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC2_CBC_PARAMS, _ffi.cast(_pb_ptr_CK_RC2_CBC_PARAMS, pointer._h), pointer)
 
@@ -11405,7 +11507,11 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC2_MAC_GENERAL_PARAMS, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC2_MAC_GENERAL_PARAMS, _ffi.cast(_pb_ptr_CK_RC2_MAC_GENERAL_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC2_MAC_GENERAL_PARAMS, _ffi.cast(_pb_ptr_CK_RC2_MAC_GENERAL_PARAMS, pointer._h), pointer)
 
@@ -11468,7 +11574,11 @@ class CK_RC5_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC5_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_PARAMS, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC5_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC5_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_PARAMS, pointer._h), pointer)
 
@@ -11535,7 +11645,11 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC5_CBC_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_CBC_PARAMS, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC5_CBC_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_CBC_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC5_CBC_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_CBC_PARAMS, pointer._h), pointer)
 
@@ -11625,7 +11739,11 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_MAC_GENERAL_PARAMS, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC5_MAC_GENERAL_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_MAC_GENERAL_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC5_MAC_GENERAL_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_MAC_GENERAL_PARAMS, pointer._h), pointer)
 
@@ -11700,7 +11818,11 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DES_CBC_ENCRYPT_DATA_PARAMS, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_DES_CBC_ENCRYPT_DATA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_DES_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
@@ -11780,7 +11902,11 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_AES_CBC_ENCRYPT_DATA_PARAMS, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_AES_CBC_ENCRYPT_DATA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_AES_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
@@ -11858,7 +11984,11 @@ class CK_AES_CTR_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_AES_CTR_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_AES_CTR_PARAMS, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_AES_CTR_PARAMS, _ffi.cast(_pb_ptr_CK_AES_CTR_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_AES_CTR_PARAMS, _ffi.cast(_pb_ptr_CK_AES_CTR_PARAMS, pointer._h), pointer)
 
@@ -11929,7 +12059,11 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GCM_PARAMS_V3 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GCM_PARAMS_V3, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GCM_PARAMS_V3, _ffi.cast(_pb_ptr_CK_GCM_PARAMS_V3, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GCM_PARAMS_V3, _ffi.cast(_pb_ptr_CK_GCM_PARAMS_V3, pointer._h), pointer)
 
@@ -12054,7 +12188,11 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CCM_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CCM_PARAMS, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CCM_PARAMS, _ffi.cast(_pb_ptr_CK_CCM_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CCM_PARAMS, _ffi.cast(_pb_ptr_CK_CCM_PARAMS, pointer._h), pointer)
 
@@ -12175,7 +12313,11 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_PARAMS, pointer._h), pointer)
 
@@ -12280,7 +12422,11 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GCM_MESSAGE_PARAMS, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GCM_MESSAGE_PARAMS, _ffi.cast(_pb_ptr_CK_GCM_MESSAGE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GCM_MESSAGE_PARAMS, _ffi.cast(_pb_ptr_CK_GCM_MESSAGE_PARAMS, pointer._h), pointer)
 
@@ -12407,7 +12553,11 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CCM_MESSAGE_PARAMS, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CCM_MESSAGE_PARAMS, _ffi.cast(_pb_ptr_CK_CCM_MESSAGE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CCM_MESSAGE_PARAMS, _ffi.cast(_pb_ptr_CK_CCM_MESSAGE_PARAMS, pointer._h), pointer)
 
@@ -12536,7 +12686,11 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, pointer._h), pointer)
 
@@ -12641,7 +12795,11 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_SKIPJACK_PRIVATE_WRAP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_SKIPJACK_PRIVATE_WRAP_PARAMS, pointer._h), pointer)
 
@@ -12868,7 +13026,11 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SKIPJACK_RELAYX_PARAMS, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SKIPJACK_RELAYX_PARAMS, _ffi.cast(_pb_ptr_CK_SKIPJACK_RELAYX_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SKIPJACK_RELAYX_PARAMS, _ffi.cast(_pb_ptr_CK_SKIPJACK_RELAYX_PARAMS, pointer._h), pointer)
 
@@ -13110,7 +13272,11 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CAMELLIA_CTR_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CAMELLIA_CTR_PARAMS, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CAMELLIA_CTR_PARAMS, _ffi.cast(_pb_ptr_CK_CAMELLIA_CTR_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CAMELLIA_CTR_PARAMS, _ffi.cast(_pb_ptr_CK_CAMELLIA_CTR_PARAMS, pointer._h), pointer)
 
@@ -13175,7 +13341,11 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
@@ -13255,7 +13425,11 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
@@ -13335,7 +13509,11 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_SEED_CBC_ENCRYPT_DATA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_SEED_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
@@ -13417,7 +13595,11 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CHACHA20_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CHACHA20_PARAMS, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CHACHA20_PARAMS, _ffi.cast(_pb_ptr_CK_CHACHA20_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CHACHA20_PARAMS, _ffi.cast(_pb_ptr_CK_CHACHA20_PARAMS, pointer._h), pointer)
 
@@ -13516,7 +13698,11 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SALSA20_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_PARAMS, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SALSA20_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SALSA20_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_PARAMS, pointer._h), pointer)
 
@@ -13611,7 +13797,11 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PBE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PBE_PARAMS, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PBE_PARAMS, _ffi.cast(_pb_ptr_CK_PBE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PBE_PARAMS, _ffi.cast(_pb_ptr_CK_PBE_PARAMS, pointer._h), pointer)
 
@@ -13739,7 +13929,11 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEY_WRAP_SET_OAEP_PARAMS, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KEY_WRAP_SET_OAEP_PARAMS, _ffi.cast(_pb_ptr_CK_KEY_WRAP_SET_OAEP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KEY_WRAP_SET_OAEP_PARAMS, _ffi.cast(_pb_ptr_CK_KEY_WRAP_SET_OAEP_PARAMS, pointer._h), pointer)
 
@@ -13821,7 +14015,11 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_RANDOM_DATA a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_RANDOM_DATA, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_RANDOM_DATA, _ffi.cast(_pb_ptr_CK_SSL3_RANDOM_DATA, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_RANDOM_DATA, _ffi.cast(_pb_ptr_CK_SSL3_RANDOM_DATA, pointer._h), pointer)
 
@@ -13918,7 +14116,11 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_SSL3_MASTER_KEY_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_SSL3_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -13991,7 +14193,11 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_KEY_MAT_OUT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_OUT, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, pointer._h), pointer)
 
@@ -14116,7 +14322,11 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_PARAMS, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_PARAMS, pointer._h), pointer)
 
@@ -14229,7 +14439,11 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS_PRF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_PRF_PARAMS, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS_PRF_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_PRF_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS_PRF_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_PRF_PARAMS, pointer._h), pointer)
 
@@ -14372,7 +14586,11 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_TLS12_MASTER_KEY_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_TLS12_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -14457,7 +14675,11 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS12_KEY_MAT_PARAMS, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS12_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_TLS12_KEY_MAT_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS12_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_TLS12_KEY_MAT_PARAMS, pointer._h), pointer)
 
@@ -14580,7 +14802,11 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS_KDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_KDF_PARAMS, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_KDF_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_KDF_PARAMS, pointer._h), pointer)
 
@@ -14702,7 +14928,11 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS_MAC_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_MAC_PARAMS, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS_MAC_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_MAC_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS_MAC_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_MAC_PARAMS, pointer._h), pointer)
 
@@ -14789,7 +15019,11 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_HKDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_HKDF_PARAMS, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_HKDF_PARAMS, _ffi.cast(_pb_ptr_CK_HKDF_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_HKDF_PARAMS, _ffi.cast(_pb_ptr_CK_HKDF_PARAMS, pointer._h), pointer)
 
@@ -14940,7 +15174,11 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_RANDOM_DATA a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_RANDOM_DATA, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_RANDOM_DATA, _ffi.cast(_pb_ptr_CK_WTLS_RANDOM_DATA, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_RANDOM_DATA, _ffi.cast(_pb_ptr_CK_WTLS_RANDOM_DATA, pointer._h), pointer)
 
@@ -15039,7 +15277,11 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_MASTER_KEY_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -15130,7 +15372,11 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_PRF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_PRF_PARAMS, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_PRF_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_PRF_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_PRF_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_PRF_PARAMS, pointer._h), pointer)
 
@@ -15283,7 +15529,11 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_KEY_MAT_OUT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_OUT, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, pointer._h), pointer)
 
@@ -15373,7 +15623,11 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_PARAMS, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_PARAMS, pointer._h), pointer)
 
@@ -15500,7 +15754,11 @@ class CK_PRF_DATA_PARAM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PRF_DATA_PARAM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PRF_DATA_PARAM, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PRF_DATA_PARAM, _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PRF_DATA_PARAM, _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, pointer._h), pointer)
 
@@ -15584,7 +15842,11 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_COUNTER_FORMAT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_COUNTER_FORMAT, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_COUNTER_FORMAT, _ffi.cast(_pb_ptr_CK_SP800_108_COUNTER_FORMAT, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_COUNTER_FORMAT, _ffi.cast(_pb_ptr_CK_SP800_108_COUNTER_FORMAT, pointer._h), pointer)
 
@@ -15649,7 +15911,11 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_DKM_LENGTH_FORMAT, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_DKM_LENGTH_FORMAT, _ffi.cast(_pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_DKM_LENGTH_FORMAT, _ffi.cast(_pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT, pointer._h), pointer)
 
@@ -15724,7 +15990,11 @@ class CK_DERIVED_KEY(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DERIVED_KEY a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DERIVED_KEY, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DERIVED_KEY, _ffi.cast(_pb_ptr_CK_DERIVED_KEY, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DERIVED_KEY, _ffi.cast(_pb_ptr_CK_DERIVED_KEY, pointer._h), pointer)
 
@@ -15817,7 +16087,11 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_KDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_KDF_PARAMS, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_SP800_108_KDF_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_SP800_108_KDF_PARAMS, pointer._h), pointer)
 
@@ -15922,7 +16196,11 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_FEEDBACK_KDF_PARAMS, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_FEEDBACK_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_SP800_108_FEEDBACK_KDF_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_FEEDBACK_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_SP800_108_FEEDBACK_KDF_PARAMS, pointer._h), pointer)
 
@@ -16058,7 +16336,11 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CMS_SIG_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CMS_SIG_PARAMS, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CMS_SIG_PARAMS, _ffi.cast(_pb_ptr_CK_CMS_SIG_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CMS_SIG_PARAMS, _ffi.cast(_pb_ptr_CK_CMS_SIG_PARAMS, pointer._h), pointer)
 
@@ -16210,7 +16492,11 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEY_DERIVATION_STRING_DATA, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KEY_DERIVATION_STRING_DATA, _ffi.cast(_pb_ptr_CK_KEY_DERIVATION_STRING_DATA, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KEY_DERIVATION_STRING_DATA, _ffi.cast(_pb_ptr_CK_KEY_DERIVATION_STRING_DATA, pointer._h), pointer)
 
@@ -16292,7 +16578,11 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PKCS5_PBKD2_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PKCS5_PBKD2_PARAMS, _ffi.cast(_pb_ptr_CK_PKCS5_PBKD2_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PKCS5_PBKD2_PARAMS, _ffi.cast(_pb_ptr_CK_PKCS5_PBKD2_PARAMS, pointer._h), pointer)
 
@@ -16489,7 +16779,11 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS2, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PKCS5_PBKD2_PARAMS2, _ffi.cast(_pb_ptr_CK_PKCS5_PBKD2_PARAMS2, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PKCS5_PBKD2_PARAMS2, _ffi.cast(_pb_ptr_CK_PKCS5_PBKD2_PARAMS2, pointer._h), pointer)
 
@@ -16659,7 +16953,11 @@ class CK_OTP_PARAM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_OTP_PARAM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_PARAM, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_OTP_PARAM, _ffi.cast(_pb_ptr_CK_OTP_PARAM, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_OTP_PARAM, _ffi.cast(_pb_ptr_CK_OTP_PARAM, pointer._h), pointer)
 
@@ -16743,7 +17041,11 @@ class CK_OTP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_OTP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_PARAMS, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_OTP_PARAMS, _ffi.cast(_pb_ptr_CK_OTP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_OTP_PARAMS, _ffi.cast(_pb_ptr_CK_OTP_PARAMS, pointer._h), pointer)
 
@@ -16805,7 +17107,11 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_OTP_SIGNATURE_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_SIGNATURE_INFO, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_OTP_SIGNATURE_INFO, _ffi.cast(_pb_ptr_CK_OTP_SIGNATURE_INFO, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_OTP_SIGNATURE_INFO, _ffi.cast(_pb_ptr_CK_OTP_SIGNATURE_INFO, pointer._h), pointer)
 
@@ -16871,7 +17177,11 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KIP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KIP_PARAMS, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KIP_PARAMS, _ffi.cast(_pb_ptr_CK_KIP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KIP_PARAMS, _ffi.cast(_pb_ptr_CK_KIP_PARAMS, pointer._h), pointer)
 
@@ -16966,7 +17276,11 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DSA_PARAMETER_GEN_PARAM, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DSA_PARAMETER_GEN_PARAM, _ffi.cast(_pb_ptr_CK_DSA_PARAMETER_GEN_PARAM, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DSA_PARAMETER_GEN_PARAM, _ffi.cast(_pb_ptr_CK_DSA_PARAMETER_GEN_PARAM, pointer._h), pointer)
 
@@ -17058,7 +17372,11 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH_AES_KEY_WRAP_PARAMS, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECDH_AES_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH_AES_KEY_WRAP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECDH_AES_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH_AES_KEY_WRAP_PARAMS, pointer._h), pointer)
 
@@ -17146,7 +17464,11 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_AES_KEY_WRAP_PARAMS, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RSA_AES_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_AES_KEY_WRAP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RSA_AES_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_AES_KEY_WRAP_PARAMS, pointer._h), pointer)
 
@@ -17214,7 +17536,11 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GOSTR3410_DERIVE_PARAMS, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GOSTR3410_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_GOSTR3410_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GOSTR3410_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_GOSTR3410_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -17327,7 +17653,11 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GOSTR3410_KEY_WRAP_PARAMS, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GOSTR3410_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_GOSTR3410_KEY_WRAP_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GOSTR3410_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_GOSTR3410_KEY_WRAP_PARAMS, pointer._h), pointer)
 
@@ -17436,7 +17766,11 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_EDDSA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_EDDSA_PARAMS, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_EDDSA_PARAMS, _ffi.cast(_pb_ptr_CK_EDDSA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_EDDSA_PARAMS, _ffi.cast(_pb_ptr_CK_EDDSA_PARAMS, pointer._h), pointer)
 
@@ -17512,7 +17846,11 @@ class CK_XEDDSA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_XEDDSA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_XEDDSA_PARAMS, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_XEDDSA_PARAMS, _ffi.cast(_pb_ptr_CK_XEDDSA_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_XEDDSA_PARAMS, _ffi.cast(_pb_ptr_CK_XEDDSA_PARAMS, pointer._h), pointer)
 
@@ -17575,7 +17913,11 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X3DH_INITIATE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X3DH_INITIATE_PARAMS, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X3DH_INITIATE_PARAMS, _ffi.cast(_pb_ptr_CK_X3DH_INITIATE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X3DH_INITIATE_PARAMS, _ffi.cast(_pb_ptr_CK_X3DH_INITIATE_PARAMS, pointer._h), pointer)
 
@@ -17710,7 +18052,11 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X3DH_RESPOND_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X3DH_RESPOND_PARAMS, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X3DH_RESPOND_PARAMS, _ffi.cast(_pb_ptr_CK_X3DH_RESPOND_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X3DH_RESPOND_PARAMS, _ffi.cast(_pb_ptr_CK_X3DH_RESPOND_PARAMS, pointer._h), pointer)
 
@@ -17857,7 +18203,11 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X2RATCHET_INITIALIZE_PARAMS, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X2RATCHET_INITIALIZE_PARAMS, _ffi.cast(_pb_ptr_CK_X2RATCHET_INITIALIZE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X2RATCHET_INITIALIZE_PARAMS, _ffi.cast(_pb_ptr_CK_X2RATCHET_INITIALIZE_PARAMS, pointer._h), pointer)
 
@@ -17997,7 +18347,11 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X2RATCHET_RESPOND_PARAMS, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X2RATCHET_RESPOND_PARAMS, _ffi.cast(_pb_ptr_CK_X2RATCHET_RESPOND_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X2RATCHET_RESPOND_PARAMS, _ffi.cast(_pb_ptr_CK_X2RATCHET_RESPOND_PARAMS, pointer._h), pointer)
 
@@ -18133,7 +18487,11 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKEPublicValue a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKEPublicValue, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKEPublicValue, _ffi.cast(_pb_ptr_CK_NSS_JPAKEPublicValue, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKEPublicValue, _ffi.cast(_pb_ptr_CK_NSS_JPAKEPublicValue, pointer._h), pointer)
 
@@ -18259,7 +18617,11 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKERound1Params a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKERound1Params, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKERound1Params, _ffi.cast(_pb_ptr_CK_NSS_JPAKERound1Params, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKERound1Params, _ffi.cast(_pb_ptr_CK_NSS_JPAKERound1Params, pointer._h), pointer)
 
@@ -18330,7 +18692,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKERound2Params a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKERound2Params, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKERound2Params, _ffi.cast(_pb_ptr_CK_NSS_JPAKERound2Params, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKERound2Params, _ffi.cast(_pb_ptr_CK_NSS_JPAKERound2Params, pointer._h), pointer)
 
@@ -18435,7 +18801,11 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKEFinalParams a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKEFinalParams, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKEFinalParams, _ffi.cast(_pb_ptr_CK_NSS_JPAKEFinalParams, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKEFinalParams, _ffi.cast(_pb_ptr_CK_NSS_JPAKEFinalParams, pointer._h), pointer)
 
@@ -18491,7 +18861,11 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_MAC_CONSTANT_TIME_PARAMS, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS, pointer._h), pointer)
 
@@ -18585,7 +18959,11 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_AEAD_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_AEAD_PARAMS, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_AEAD_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_AEAD_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_AEAD_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_AEAD_PARAMS, pointer._h), pointer)
 
@@ -18700,7 +19078,11 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_HKDFParams a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_HKDFParams, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_HKDFParams, _ffi.cast(_pb_ptr_CK_NSS_HKDFParams, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_HKDFParams, _ffi.cast(_pb_ptr_CK_NSS_HKDFParams, pointer._h), pointer)
 
@@ -18823,7 +19205,11 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -18933,7 +19319,11 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE_PRF_DERIVE_PARAMS, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -19084,7 +19474,11 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE1_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -19237,7 +19631,11 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -19339,7 +19737,11 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
 
@@ -19430,7 +19832,11 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_MODULE_FUNCTIONS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_MODULE_FUNCTIONS, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_MODULE_FUNCTIONS, _ffi.cast(_pb_ptr_CK_NSS_MODULE_FUNCTIONS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_MODULE_FUNCTIONS, _ffi.cast(_pb_ptr_CK_NSS_MODULE_FUNCTIONS, pointer._h), pointer)
 
@@ -19497,7 +19903,11 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_FIPS_FUNCTIONS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_FIPS_FUNCTIONS, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_FIPS_FUNCTIONS, _ffi.cast(_pb_ptr_CK_NSS_FIPS_FUNCTIONS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_FIPS_FUNCTIONS, _ffi.cast(_pb_ptr_CK_NSS_FIPS_FUNCTIONS, pointer._h), pointer)
 
@@ -19570,7 +19980,11 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_GCM_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_GCM_PARAMS, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_GCM_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_GCM_PARAMS, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_GCM_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_GCM_PARAMS, pointer._h), pointer)
 

@@ -322,6 +322,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -6172,7 +6182,11 @@ class CK_VERSION(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_VERSION a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_VERSION, "CK_VERSION.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_VERSION, _S0, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_VERSION, _S0, _pb_address(pointer._h), pointer)
 
@@ -6233,7 +6247,11 @@ class CK_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_INFO, "CK_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_INFO, _S1, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_INFO, _S1, _pb_address(pointer._h), pointer)
 
@@ -6328,7 +6346,11 @@ class CK_SLOT_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SLOT_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SLOT_INFO, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SLOT_INFO, _S2, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SLOT_INFO, _S2, _pb_address(pointer._h), pointer)
 
@@ -6449,7 +6471,11 @@ class CK_TOKEN_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TOKEN_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TOKEN_INFO, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TOKEN_INFO, _S3, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TOKEN_INFO, _S3, _pb_address(pointer._h), pointer)
 
@@ -6672,7 +6698,11 @@ class CK_SESSION_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SESSION_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SESSION_INFO, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SESSION_INFO, _S4, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SESSION_INFO, _S4, _pb_address(pointer._h), pointer)
 
@@ -6749,7 +6779,11 @@ class CK_ATTRIBUTE(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ATTRIBUTE a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ATTRIBUTE, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ATTRIBUTE, _S5, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ATTRIBUTE, _S5, _pb_address(pointer._h), pointer)
 
@@ -6825,7 +6859,11 @@ class CK_DATE(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DATE a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DATE, "CK_DATE.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DATE, _S6, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DATE, _S6, _pb_address(pointer._h), pointer)
 
@@ -6892,7 +6930,11 @@ class CK_MECHANISM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_MECHANISM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_MECHANISM, "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_MECHANISM, _S7, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_MECHANISM, _S7, _pb_address(pointer._h), pointer)
 
@@ -6968,7 +7010,11 @@ class CK_MECHANISM_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_MECHANISM_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_MECHANISM_INFO, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_MECHANISM_INFO, _S8, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_MECHANISM_INFO, _S8, _pb_address(pointer._h), pointer)
 
@@ -7167,7 +7213,11 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_FUNCTION_LIST a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_FUNCTION_LIST, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_FUNCTION_LIST, _S9, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_FUNCTION_LIST, _S9, _pb_address(pointer._h), pointer)
 
@@ -8343,7 +8393,11 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_FUNCTION_LIST_3_0 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_FUNCTION_LIST_3_0, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_FUNCTION_LIST_3_0, _S10, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_FUNCTION_LIST_3_0, _S10, _pb_address(pointer._h), pointer)
 
@@ -9675,7 +9729,11 @@ class CK_INTERFACE(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_INTERFACE a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_INTERFACE, "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_INTERFACE, _S11, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_INTERFACE, _S11, _pb_address(pointer._h), pointer)
 
@@ -9768,7 +9826,11 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_C_INITIALIZE_ARGS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_C_INITIALIZE_ARGS, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_C_INITIALIZE_ARGS, _S12, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_C_INITIALIZE_ARGS, _S12, _pb_address(pointer._h), pointer)
 
@@ -9915,7 +9977,11 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_PKCS_OAEP_PARAMS, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _S13, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _S13, _pb_address(pointer._h), pointer)
 
@@ -10011,7 +10077,11 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_PKCS_PSS_PARAMS, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RSA_PKCS_PSS_PARAMS, _S14, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RSA_PKCS_PSS_PARAMS, _S14, _pb_address(pointer._h), pointer)
 
@@ -10082,7 +10152,11 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECDH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH1_DERIVE_PARAMS, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECDH1_DERIVE_PARAMS, _S15, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECDH1_DERIVE_PARAMS, _S15, _pb_address(pointer._h), pointer)
 
@@ -10197,7 +10271,11 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECDH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH2_DERIVE_PARAMS, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECDH2_DERIVE_PARAMS, _S16, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECDH2_DERIVE_PARAMS, _S16, _pb_address(pointer._h), pointer)
 
@@ -10363,7 +10441,11 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECMQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECMQV_DERIVE_PARAMS, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECMQV_DERIVE_PARAMS, _S17, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECMQV_DERIVE_PARAMS, _S17, _pb_address(pointer._h), pointer)
 
@@ -10529,7 +10611,11 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_DH1_DERIVE_PARAMS, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X9_42_DH1_DERIVE_PARAMS, _S18, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X9_42_DH1_DERIVE_PARAMS, _S18, _pb_address(pointer._h), pointer)
 
@@ -10644,7 +10730,11 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_DH2_DERIVE_PARAMS, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X9_42_DH2_DERIVE_PARAMS, _S19, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X9_42_DH2_DERIVE_PARAMS, _S19, _pb_address(pointer._h), pointer)
 
@@ -10810,7 +10900,11 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_MQV_DERIVE_PARAMS, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X9_42_MQV_DERIVE_PARAMS, _S20, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X9_42_MQV_DERIVE_PARAMS, _S20, _pb_address(pointer._h), pointer)
 
@@ -10978,7 +11072,11 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KEA_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEA_DERIVE_PARAMS, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KEA_DERIVE_PARAMS, _S21, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KEA_DERIVE_PARAMS, _S21, _pb_address(pointer._h), pointer)
 
@@ -11098,7 +11196,11 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC2_CBC_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC2_CBC_PARAMS, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC2_CBC_PARAMS, _S22, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC2_CBC_PARAMS, _S22, _pb_address(pointer._h), pointer)
 
@@ -11153,7 +11255,11 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC2_MAC_GENERAL_PARAMS, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC2_MAC_GENERAL_PARAMS, _S23, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC2_MAC_GENERAL_PARAMS, _S23, _pb_address(pointer._h), pointer)
 
@@ -11208,7 +11314,11 @@ class CK_RC5_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC5_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_PARAMS, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC5_PARAMS, _S24, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC5_PARAMS, _S24, _pb_address(pointer._h), pointer)
 
@@ -11267,7 +11377,11 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC5_CBC_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_CBC_PARAMS, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC5_CBC_PARAMS, _S25, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC5_CBC_PARAMS, _S25, _pb_address(pointer._h), pointer)
 
@@ -11351,7 +11465,11 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_MAC_GENERAL_PARAMS, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RC5_MAC_GENERAL_PARAMS, _S26, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RC5_MAC_GENERAL_PARAMS, _S26, _pb_address(pointer._h), pointer)
 
@@ -11418,7 +11536,11 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DES_CBC_ENCRYPT_DATA_PARAMS, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _S27, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _S27, _pb_address(pointer._h), pointer)
 
@@ -11492,7 +11614,11 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_AES_CBC_ENCRYPT_DATA_PARAMS, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _S28, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _S28, _pb_address(pointer._h), pointer)
 
@@ -11564,7 +11690,11 @@ class CK_AES_CTR_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_AES_CTR_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_AES_CTR_PARAMS, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_AES_CTR_PARAMS, _S29, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_AES_CTR_PARAMS, _S29, _pb_address(pointer._h), pointer)
 
@@ -11627,7 +11757,11 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GCM_PARAMS_V3 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GCM_PARAMS_V3, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GCM_PARAMS_V3, _S30, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GCM_PARAMS_V3, _S30, _pb_address(pointer._h), pointer)
 
@@ -11746,7 +11880,11 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CCM_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CCM_PARAMS, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CCM_PARAMS, _S31, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CCM_PARAMS, _S31, _pb_address(pointer._h), pointer)
 
@@ -11861,7 +11999,11 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _S32, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _S32, _pb_address(pointer._h), pointer)
 
@@ -11960,7 +12102,11 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GCM_MESSAGE_PARAMS, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GCM_MESSAGE_PARAMS, _S33, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GCM_MESSAGE_PARAMS, _S33, _pb_address(pointer._h), pointer)
 
@@ -12081,7 +12227,11 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CCM_MESSAGE_PARAMS, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CCM_MESSAGE_PARAMS, _S34, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CCM_MESSAGE_PARAMS, _S34, _pb_address(pointer._h), pointer)
 
@@ -12204,7 +12354,11 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _S35, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _S35, _pb_address(pointer._h), pointer)
 
@@ -12303,7 +12457,11 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _S36, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _S36, _pb_address(pointer._h), pointer)
 
@@ -12524,7 +12682,11 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SKIPJACK_RELAYX_PARAMS, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SKIPJACK_RELAYX_PARAMS, _S37, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SKIPJACK_RELAYX_PARAMS, _S37, _pb_address(pointer._h), pointer)
 
@@ -12760,7 +12922,11 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CAMELLIA_CTR_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CAMELLIA_CTR_PARAMS, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CAMELLIA_CTR_PARAMS, _S38, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CAMELLIA_CTR_PARAMS, _S38, _pb_address(pointer._h), pointer)
 
@@ -12817,7 +12983,11 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _S39, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _S39, _pb_address(pointer._h), pointer)
 
@@ -12891,7 +13061,11 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _S40, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _S40, _pb_address(pointer._h), pointer)
 
@@ -12965,7 +13139,11 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _S41, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _S41, _pb_address(pointer._h), pointer)
 
@@ -13041,7 +13219,11 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CHACHA20_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CHACHA20_PARAMS, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CHACHA20_PARAMS, _S42, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CHACHA20_PARAMS, _S42, _pb_address(pointer._h), pointer)
 
@@ -13134,7 +13316,11 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SALSA20_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_PARAMS, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SALSA20_PARAMS, _S43, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SALSA20_PARAMS, _S43, _pb_address(pointer._h), pointer)
 
@@ -13223,7 +13409,11 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PBE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PBE_PARAMS, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PBE_PARAMS, _S44, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PBE_PARAMS, _S44, _pb_address(pointer._h), pointer)
 
@@ -13345,7 +13535,11 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEY_WRAP_SET_OAEP_PARAMS, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KEY_WRAP_SET_OAEP_PARAMS, _S45, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KEY_WRAP_SET_OAEP_PARAMS, _S45, _pb_address(pointer._h), pointer)
 
@@ -13421,7 +13615,11 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_RANDOM_DATA a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_RANDOM_DATA, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_RANDOM_DATA, _S46, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_RANDOM_DATA, _S46, _pb_address(pointer._h), pointer)
 
@@ -13512,7 +13710,11 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _S47, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _S47, _pb_address(pointer._h), pointer)
 
@@ -13579,7 +13781,11 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_KEY_MAT_OUT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_OUT, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, _pb_address(pointer._h), pointer)
 
@@ -13698,7 +13904,11 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_PARAMS, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SSL3_KEY_MAT_PARAMS, _S49, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SSL3_KEY_MAT_PARAMS, _S49, _pb_address(pointer._h), pointer)
 
@@ -13805,7 +14015,11 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS_PRF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_PRF_PARAMS, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS_PRF_PARAMS, _S50, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS_PRF_PARAMS, _S50, _pb_address(pointer._h), pointer)
 
@@ -13938,7 +14152,11 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _S51, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _S51, _pb_address(pointer._h), pointer)
 
@@ -14017,7 +14235,11 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS12_KEY_MAT_PARAMS, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS12_KEY_MAT_PARAMS, _S52, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS12_KEY_MAT_PARAMS, _S52, _pb_address(pointer._h), pointer)
 
@@ -14134,7 +14356,11 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS_KDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_KDF_PARAMS, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS_KDF_PARAMS, _S53, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS_KDF_PARAMS, _S53, _pb_address(pointer._h), pointer)
 
@@ -14250,7 +14476,11 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_TLS_MAC_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_MAC_PARAMS, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_TLS_MAC_PARAMS, _S54, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_TLS_MAC_PARAMS, _S54, _pb_address(pointer._h), pointer)
 
@@ -14329,7 +14559,11 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_HKDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_HKDF_PARAMS, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_HKDF_PARAMS, _S55, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_HKDF_PARAMS, _S55, _pb_address(pointer._h), pointer)
 
@@ -14474,7 +14708,11 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_RANDOM_DATA a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_RANDOM_DATA, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_RANDOM_DATA, _S56, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_RANDOM_DATA, _S56, _pb_address(pointer._h), pointer)
 
@@ -14567,7 +14805,11 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _S57, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _S57, _pb_address(pointer._h), pointer)
 
@@ -14652,7 +14894,11 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_PRF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_PRF_PARAMS, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_PRF_PARAMS, _S58, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_PRF_PARAMS, _S58, _pb_address(pointer._h), pointer)
 
@@ -14795,7 +15041,11 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_KEY_MAT_OUT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_OUT, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _S59, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _S59, _pb_address(pointer._h), pointer)
 
@@ -14879,7 +15129,11 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_PARAMS, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_WTLS_KEY_MAT_PARAMS, _S60, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_WTLS_KEY_MAT_PARAMS, _S60, _pb_address(pointer._h), pointer)
 
@@ -15000,7 +15254,11 @@ class CK_PRF_DATA_PARAM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PRF_DATA_PARAM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PRF_DATA_PARAM, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PRF_DATA_PARAM, _S61, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PRF_DATA_PARAM, _S61, _pb_address(pointer._h), pointer)
 
@@ -15074,7 +15332,11 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_COUNTER_FORMAT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_COUNTER_FORMAT, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_COUNTER_FORMAT, _S62, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_COUNTER_FORMAT, _S62, _pb_address(pointer._h), pointer)
 
@@ -15131,7 +15393,11 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_DKM_LENGTH_FORMAT, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_DKM_LENGTH_FORMAT, _S63, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_DKM_LENGTH_FORMAT, _S63, _pb_address(pointer._h), pointer)
 
@@ -15198,7 +15464,11 @@ class CK_DERIVED_KEY(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DERIVED_KEY a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DERIVED_KEY, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DERIVED_KEY, _S64, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DERIVED_KEY, _S64, _pb_address(pointer._h), pointer)
 
@@ -15281,7 +15551,11 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_KDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_KDF_PARAMS, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_KDF_PARAMS, _S65, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_KDF_PARAMS, _S65, _pb_address(pointer._h), pointer)
 
@@ -15380,7 +15654,11 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_FEEDBACK_KDF_PARAMS, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_SP800_108_FEEDBACK_KDF_PARAMS, _S66, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_SP800_108_FEEDBACK_KDF_PARAMS, _S66, _pb_address(pointer._h), pointer)
 
@@ -15510,7 +15788,11 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_CMS_SIG_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CMS_SIG_PARAMS, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_CMS_SIG_PARAMS, _S67, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_CMS_SIG_PARAMS, _S67, _pb_address(pointer._h), pointer)
 
@@ -15656,7 +15938,11 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEY_DERIVATION_STRING_DATA, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KEY_DERIVATION_STRING_DATA, _S68, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KEY_DERIVATION_STRING_DATA, _S68, _pb_address(pointer._h), pointer)
 
@@ -15732,7 +16018,11 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PKCS5_PBKD2_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PKCS5_PBKD2_PARAMS, _S69, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PKCS5_PBKD2_PARAMS, _S69, _pb_address(pointer._h), pointer)
 
@@ -15911,7 +16201,11 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS2, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_PKCS5_PBKD2_PARAMS2, _S70, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_PKCS5_PBKD2_PARAMS2, _S70, _pb_address(pointer._h), pointer)
 
@@ -16067,7 +16361,11 @@ class CK_OTP_PARAM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_OTP_PARAM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_PARAM, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_OTP_PARAM, _S71, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_OTP_PARAM, _S71, _pb_address(pointer._h), pointer)
 
@@ -16141,7 +16439,11 @@ class CK_OTP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_OTP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_PARAMS, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_OTP_PARAMS, _S72, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_OTP_PARAMS, _S72, _pb_address(pointer._h), pointer)
 
@@ -16197,7 +16499,11 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_OTP_SIGNATURE_INFO a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_SIGNATURE_INFO, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_OTP_SIGNATURE_INFO, _S73, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_OTP_SIGNATURE_INFO, _S73, _pb_address(pointer._h), pointer)
 
@@ -16257,7 +16563,11 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_KIP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KIP_PARAMS, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_KIP_PARAMS, _S74, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_KIP_PARAMS, _S74, _pb_address(pointer._h), pointer)
 
@@ -16346,7 +16656,11 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DSA_PARAMETER_GEN_PARAM, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_DSA_PARAMETER_GEN_PARAM, _S75, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_DSA_PARAMETER_GEN_PARAM, _S75, _pb_address(pointer._h), pointer)
 
@@ -16432,7 +16746,11 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH_AES_KEY_WRAP_PARAMS, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_ECDH_AES_KEY_WRAP_PARAMS, _S76, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_ECDH_AES_KEY_WRAP_PARAMS, _S76, _pb_address(pointer._h), pointer)
 
@@ -16514,7 +16832,11 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_AES_KEY_WRAP_PARAMS, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_RSA_AES_KEY_WRAP_PARAMS, _S77, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_RSA_AES_KEY_WRAP_PARAMS, _S77, _pb_address(pointer._h), pointer)
 
@@ -16576,7 +16898,11 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GOSTR3410_DERIVE_PARAMS, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GOSTR3410_DERIVE_PARAMS, _S78, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GOSTR3410_DERIVE_PARAMS, _S78, _pb_address(pointer._h), pointer)
 
@@ -16683,7 +17009,11 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GOSTR3410_KEY_WRAP_PARAMS, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_GOSTR3410_KEY_WRAP_PARAMS, _S79, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_GOSTR3410_KEY_WRAP_PARAMS, _S79, _pb_address(pointer._h), pointer)
 
@@ -16786,7 +17116,11 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_EDDSA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_EDDSA_PARAMS, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_EDDSA_PARAMS, _S80, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_EDDSA_PARAMS, _S80, _pb_address(pointer._h), pointer)
 
@@ -16856,7 +17190,11 @@ class CK_XEDDSA_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_XEDDSA_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_XEDDSA_PARAMS, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_XEDDSA_PARAMS, _S81, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_XEDDSA_PARAMS, _S81, _pb_address(pointer._h), pointer)
 
@@ -16911,7 +17249,11 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X3DH_INITIATE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X3DH_INITIATE_PARAMS, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X3DH_INITIATE_PARAMS, _S82, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X3DH_INITIATE_PARAMS, _S82, _pb_address(pointer._h), pointer)
 
@@ -17040,7 +17382,11 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X3DH_RESPOND_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X3DH_RESPOND_PARAMS, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X3DH_RESPOND_PARAMS, _S83, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X3DH_RESPOND_PARAMS, _S83, _pb_address(pointer._h), pointer)
 
@@ -17181,7 +17527,11 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X2RATCHET_INITIALIZE_PARAMS, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X2RATCHET_INITIALIZE_PARAMS, _S84, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X2RATCHET_INITIALIZE_PARAMS, _S84, _pb_address(pointer._h), pointer)
 
@@ -17315,7 +17665,11 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X2RATCHET_RESPOND_PARAMS, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_X2RATCHET_RESPOND_PARAMS, _S85, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_X2RATCHET_RESPOND_PARAMS, _S85, _pb_address(pointer._h), pointer)
 
@@ -17445,7 +17799,11 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKEPublicValue a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKEPublicValue, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKEPublicValue, _S86, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKEPublicValue, _S86, _pb_address(pointer._h), pointer)
 
@@ -17565,7 +17923,11 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKERound1Params a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKERound1Params, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKERound1Params, _S87, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKERound1Params, _S87, _pb_address(pointer._h), pointer)
 
@@ -17630,7 +17992,11 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKERound2Params a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKERound2Params, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKERound2Params, _S88, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKERound2Params, _S88, _pb_address(pointer._h), pointer)
 
@@ -17729,7 +18095,11 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_JPAKEFinalParams a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKEFinalParams, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_JPAKEFinalParams, _S89, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_JPAKEFinalParams, _S89, _pb_address(pointer._h), pointer)
 
@@ -17779,7 +18149,11 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_MAC_CONSTANT_TIME_PARAMS, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _S90, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _S90, _pb_address(pointer._h), pointer)
 
@@ -17867,7 +18241,11 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_AEAD_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_AEAD_PARAMS, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_AEAD_PARAMS, _S91, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_AEAD_PARAMS, _S91, _pb_address(pointer._h), pointer)
 
@@ -17976,7 +18354,11 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_HKDFParams a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_HKDFParams, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_HKDFParams, _S92, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_HKDFParams, _S92, _pb_address(pointer._h), pointer)
 
@@ -18093,7 +18475,11 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _S93, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _S93, _pb_address(pointer._h), pointer)
 
@@ -18197,7 +18583,11 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE_PRF_DERIVE_PARAMS, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE_PRF_DERIVE_PARAMS, _S94, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE_PRF_DERIVE_PARAMS, _S94, _pb_address(pointer._h), pointer)
 
@@ -18342,7 +18732,11 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE1_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _S95, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _S95, _pb_address(pointer._h), pointer)
 
@@ -18489,7 +18883,11 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _S96, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _S96, _pb_address(pointer._h), pointer)
 
@@ -18585,7 +18983,11 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _S97, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _S97, _pb_address(pointer._h), pointer)
 
@@ -18670,7 +19072,11 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_MODULE_FUNCTIONS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_MODULE_FUNCTIONS, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_MODULE_FUNCTIONS, _S98, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_MODULE_FUNCTIONS, _S98, _pb_address(pointer._h), pointer)
 
@@ -18729,7 +19135,11 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_FIPS_FUNCTIONS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_FIPS_FUNCTIONS, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_FIPS_FUNCTIONS, _S99, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_FIPS_FUNCTIONS, _S99, _pb_address(pointer._h), pointer)
 
@@ -18794,7 +19204,11 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the CK_NSS_GCM_PARAMS a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_GCM_PARAMS, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(CK_NSS_GCM_PARAMS, _S100, _ct.addressof(pointer._s), pointer)
         _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
         return _pb_view_at(CK_NSS_GCM_PARAMS, _S100, _pb_address(pointer._h), pointer)
 

@@ -301,7 +301,7 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what, counted=False):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too)."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what, counted)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted, got = cls.__name__, type(value).__name__\n    if wanted == got:  # a class of the name from another module (libxml2\'s xmlDoc for libxslt\'s)\n        wanted, got = f"{cls.__module__}.{wanted}", f"{type(value).__module__}.{got}"\n    return TypeError(f"{what} must be {wanted}{\' or None\' if nullable else \'\'}, not {got}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_check_room(value, count, held, what, count_what):\n    """Check the characters a pointer-to-characters member is set to (str, bytes or a buffer)\n    against the ``count`` the record states for them, where the record held ``held`` bytes\n    of its own for the member (-1: none, or C\'s memory, whose count may be stale): C reads\n    as many as the count says."""\n    if held < 0:\n        return\n    try:\n        held = len(value.encode()) if isinstance(value, str) else memoryview(value).nbytes\n    except TypeError:\n        return  # no characters: refused where the member is set\n    if count > held:\n        raise ValueError(f"{what}: holds {held} byte{\'s\' if held != 1 else \'\'}, fewer than the {count} "\n                         f"{count_what} states (set {count_what} first)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what, len(spec) > 2 and spec[2])\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what, spec[4] == 2)  # 2: C reads as many as a length says\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what, counted=False):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too)."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what, counted)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted, got = cls.__name__, type(value).__name__\n    if wanted == got:  # a class of the name from another module (libxml2\'s xmlDoc for libxslt\'s)\n        wanted, got = f"{cls.__module__}.{wanted}", f"{type(value).__module__}.{got}"\n    return TypeError(f"{what} must be {wanted}{\' or None\' if nullable else \'\'}, not {got}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_check_recast(source, cls, what):\n    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C\'s\n    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class\'s bytes."""\n    if type(source).sizeof < cls.sizeof:\n        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "\n                         f"the {cls.sizeof} of {cls.__name__}")\n    if _pb_is_closed(source):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_check_room(value, count, held, what, count_what):\n    """Check the characters a pointer-to-characters member is set to (str, bytes or a buffer)\n    against the ``count`` the record states for them, where the record held ``held`` bytes\n    of its own for the member (-1: none, or C\'s memory, whose count may be stale): C reads\n    as many as the count says."""\n    if held < 0:\n        return\n    try:\n        held = len(value.encode()) if isinstance(value, str) else memoryview(value).nbytes\n    except TypeError:\n        return  # no characters: refused where the member is set\n    if count > held:\n        raise ValueError(f"{what}: holds {held} byte{\'s\' if held != 1 else \'\'}, fewer than the {count} "\n                         f"{count_what} states (set {count_what} first)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what, len(spec) > 2 and spec[2])\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what, spec[4] == 2)  # 2: C reads as many as a length says\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -332,6 +332,7 @@ cdef class _pb_Deferred:
 _pb_cstring = _pb_Deferred("_pb_cstring")
 _pb_wrong_record = _pb_Deferred("_pb_wrong_record")
 _pb_check_pointed = _pb_Deferred("_pb_check_pointed")
+_pb_check_recast = _pb_Deferred("_pb_check_recast")
 _pb_cell_fits = _pb_Deferred("_pb_cell_fits")
 _pb_check_count = _pb_Deferred("_pb_check_count")
 _pb_check_room = _pb_Deferred("_pb_check_room")
@@ -3540,7 +3541,11 @@ A zeroed CK_VERSION, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_VERSION a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_VERSION, "CK_VERSION.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_VERSION(_pb_record_memory(pointer, "CK_VERSION.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_VERSION *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -3661,7 +3666,11 @@ A zeroed CK_INFO, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_INFO a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_INFO, "CK_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_INFO(_pb_record_memory(pointer, "CK_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -3819,7 +3828,11 @@ A zeroed CK_SLOT_INFO, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SLOT_INFO a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SLOT_INFO, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SLOT_INFO(_pb_record_memory(pointer, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SLOT_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4003,7 +4016,11 @@ A zeroed CK_TOKEN_INFO, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_TOKEN_INFO a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TOKEN_INFO, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_TOKEN_INFO(_pb_record_memory(pointer, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TOKEN_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4216,7 +4233,11 @@ A zeroed CK_SESSION_INFO, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SESSION_INFO a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SESSION_INFO, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SESSION_INFO(_pb_record_memory(pointer, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SESSION_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4339,7 +4360,11 @@ A zeroed CK_ATTRIBUTE, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_ATTRIBUTE a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ATTRIBUTE, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_ATTRIBUTE(_pb_record_memory(pointer, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ATTRIBUTE *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4467,7 +4492,11 @@ A zeroed CK_DATE, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_DATE a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DATE, "CK_DATE.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_DATE(_pb_record_memory(pointer, "CK_DATE.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DATE *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4605,7 +4634,11 @@ A zeroed CK_MECHANISM, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_MECHANISM a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_MECHANISM, "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_MECHANISM(_pb_record_memory(pointer, "CK_MECHANISM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_MECHANISM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4733,7 +4766,11 @@ A zeroed CK_MECHANISM_INFO, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_MECHANISM_INFO a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_MECHANISM_INFO, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_MECHANISM_INFO(_pb_record_memory(pointer, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_MECHANISM_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -4985,7 +5022,11 @@ A zeroed CK_FUNCTION_LIST, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_FUNCTION_LIST a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_FUNCTION_LIST, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_FUNCTION_LIST(_pb_record_memory(pointer, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_FUNCTION_LIST *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -5487,7 +5528,11 @@ A zeroed CK_FUNCTION_LIST_3_0, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_FUNCTION_LIST_3_0 a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_FUNCTION_LIST_3_0, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_FUNCTION_LIST_3_0(_pb_record_memory(pointer, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_FUNCTION_LIST_3_0 *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -5881,7 +5926,11 @@ A zeroed CK_INTERFACE, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_INTERFACE a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_INTERFACE, "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_INTERFACE(_pb_record_memory(pointer, "CK_INTERFACE.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_INTERFACE *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6024,7 +6073,11 @@ A zeroed CK_C_INITIALIZE_ARGS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_C_INITIALIZE_ARGS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_C_INITIALIZE_ARGS, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_C_INITIALIZE_ARGS(_pb_record_memory(pointer, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_C_INITIALIZE_ARGS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6180,7 +6233,11 @@ A zeroed CK_RSA_PKCS_OAEP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_PKCS_OAEP_PARAMS, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RSA_PKCS_OAEP_PARAMS(_pb_record_memory(pointer, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_PKCS_OAEP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6314,7 +6371,11 @@ A zeroed CK_RSA_PKCS_PSS_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_PKCS_PSS_PARAMS, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RSA_PKCS_PSS_PARAMS(_pb_record_memory(pointer, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_PKCS_PSS_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6438,7 +6499,11 @@ A zeroed CK_ECDH1_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_ECDH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH1_DERIVE_PARAMS, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_ECDH1_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH1_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6586,7 +6651,11 @@ A zeroed CK_ECDH2_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_ECDH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH2_DERIVE_PARAMS, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_ECDH2_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH2_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6755,7 +6824,11 @@ A zeroed CK_ECMQV_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_ECMQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECMQV_DERIVE_PARAMS, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_ECMQV_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECMQV_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -6917,7 +6990,11 @@ A zeroed CK_X9_42_DH1_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_DH1_DERIVE_PARAMS, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X9_42_DH1_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_DH1_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7065,7 +7142,11 @@ A zeroed CK_X9_42_DH2_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_DH2_DERIVE_PARAMS, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X9_42_DH2_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_DH2_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7234,7 +7315,11 @@ A zeroed CK_X9_42_MQV_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X9_42_MQV_DERIVE_PARAMS, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X9_42_MQV_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_MQV_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7398,7 +7483,11 @@ A zeroed CK_KEA_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_KEA_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEA_DERIVE_PARAMS, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_KEA_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEA_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7542,7 +7631,11 @@ A zeroed CK_RC2_CBC_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RC2_CBC_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC2_CBC_PARAMS, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RC2_CBC_PARAMS(_pb_record_memory(pointer, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC2_CBC_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7663,7 +7756,11 @@ A zeroed CK_RC2_MAC_GENERAL_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC2_MAC_GENERAL_PARAMS, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RC2_MAC_GENERAL_PARAMS(_pb_record_memory(pointer, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC2_MAC_GENERAL_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7778,7 +7875,11 @@ A zeroed CK_RC5_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RC5_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_PARAMS, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RC5_PARAMS(_pb_record_memory(pointer, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -7897,7 +7998,11 @@ A zeroed CK_RC5_CBC_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RC5_CBC_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_CBC_PARAMS, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RC5_CBC_PARAMS(_pb_record_memory(pointer, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_CBC_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8023,7 +8128,11 @@ A zeroed CK_RC5_MAC_GENERAL_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RC5_MAC_GENERAL_PARAMS, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RC5_MAC_GENERAL_PARAMS(_pb_record_memory(pointer, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_MAC_GENERAL_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8143,7 +8252,11 @@ A zeroed CK_DES_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DES_CBC_ENCRYPT_DATA_PARAMS, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8272,7 +8385,11 @@ A zeroed CK_AES_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_AES_CBC_ENCRYPT_DATA_PARAMS, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8399,7 +8516,11 @@ A zeroed CK_AES_CTR_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_AES_CTR_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_AES_CTR_PARAMS, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_AES_CTR_PARAMS(_pb_record_memory(pointer, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_AES_CTR_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8528,7 +8649,11 @@ A zeroed CK_GCM_PARAMS_V3, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_GCM_PARAMS_V3 a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GCM_PARAMS_V3, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_GCM_PARAMS_V3(_pb_record_memory(pointer, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GCM_PARAMS_V3 *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8673,7 +8798,11 @@ A zeroed CK_CCM_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_CCM_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CCM_PARAMS, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_CCM_PARAMS(_pb_record_memory(pointer, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CCM_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8814,7 +8943,11 @@ A zeroed CK_SALSA20_CHACHA20_POLY1305_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_record_memory(pointer, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -8953,7 +9086,11 @@ A zeroed CK_GCM_MESSAGE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_GCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GCM_MESSAGE_PARAMS, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_GCM_MESSAGE_PARAMS(_pb_record_memory(pointer, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GCM_MESSAGE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -9100,7 +9237,11 @@ A zeroed CK_CCM_MESSAGE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_CCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CCM_MESSAGE_PARAMS, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_CCM_MESSAGE_PARAMS(_pb_record_memory(pointer, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CCM_MESSAGE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -9242,7 +9383,11 @@ A zeroed CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_record_memory(pointer, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -9388,7 +9533,11 @@ A zeroed CK_SKIPJACK_PRIVATE_WRAP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_record_memory(pointer, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -9592,7 +9741,11 @@ A zeroed CK_SKIPJACK_RELAYX_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SKIPJACK_RELAYX_PARAMS, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SKIPJACK_RELAYX_PARAMS(_pb_record_memory(pointer, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SKIPJACK_RELAYX_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -9788,7 +9941,11 @@ A zeroed CK_CAMELLIA_CTR_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_CAMELLIA_CTR_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CAMELLIA_CTR_PARAMS, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_CAMELLIA_CTR_PARAMS(_pb_record_memory(pointer, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CAMELLIA_CTR_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -9911,7 +10068,11 @@ A zeroed CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10040,7 +10201,11 @@ A zeroed CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10169,7 +10334,11 @@ A zeroed CK_SEED_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10300,7 +10469,11 @@ A zeroed CK_CHACHA20_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_CHACHA20_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CHACHA20_PARAMS, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_CHACHA20_PARAMS(_pb_record_memory(pointer, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CHACHA20_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10433,7 +10606,11 @@ A zeroed CK_SALSA20_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SALSA20_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SALSA20_PARAMS, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SALSA20_PARAMS(_pb_record_memory(pointer, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10569,7 +10746,11 @@ A zeroed CK_PBE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_PBE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PBE_PARAMS, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_PBE_PARAMS(_pb_record_memory(pointer, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PBE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10715,7 +10896,11 @@ A zeroed CK_KEY_WRAP_SET_OAEP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEY_WRAP_SET_OAEP_PARAMS, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_record_memory(pointer, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10840,7 +11025,11 @@ A zeroed CK_SSL3_RANDOM_DATA, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SSL3_RANDOM_DATA a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_RANDOM_DATA, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SSL3_RANDOM_DATA(_pb_record_memory(pointer, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_RANDOM_DATA *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -10971,7 +11160,11 @@ A zeroed CK_SSL3_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -11109,7 +11302,11 @@ A zeroed CK_SSL3_KEY_MAT_OUT, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SSL3_KEY_MAT_OUT a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_OUT, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SSL3_KEY_MAT_OUT(_pb_record_memory(pointer, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_KEY_MAT_OUT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -11254,7 +11451,11 @@ A zeroed CK_SSL3_KEY_MAT_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_PARAMS, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SSL3_KEY_MAT_PARAMS(_pb_record_memory(pointer, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_KEY_MAT_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -11404,7 +11605,11 @@ A zeroed CK_TLS_PRF_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_TLS_PRF_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_PRF_PARAMS, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_TLS_PRF_PARAMS(_pb_record_memory(pointer, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_PRF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -11562,7 +11767,11 @@ A zeroed CK_TLS12_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -11705,7 +11914,11 @@ A zeroed CK_TLS12_KEY_MAT_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS12_KEY_MAT_PARAMS, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_TLS12_KEY_MAT_PARAMS(_pb_record_memory(pointer, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS12_KEY_MAT_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -11858,7 +12071,11 @@ A zeroed CK_TLS_KDF_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_TLS_KDF_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_KDF_PARAMS, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_TLS_KDF_PARAMS(_pb_record_memory(pointer, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_KDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12006,7 +12223,11 @@ A zeroed CK_TLS_MAC_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_TLS_MAC_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_TLS_MAC_PARAMS, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_TLS_MAC_PARAMS(_pb_record_memory(pointer, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_MAC_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12138,7 +12359,11 @@ A zeroed CK_HKDF_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_HKDF_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_HKDF_PARAMS, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_HKDF_PARAMS(_pb_record_memory(pointer, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_HKDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12288,7 +12513,11 @@ A zeroed CK_WTLS_RANDOM_DATA, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_WTLS_RANDOM_DATA a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_RANDOM_DATA, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_WTLS_RANDOM_DATA(_pb_record_memory(pointer, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_RANDOM_DATA *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12421,7 +12650,11 @@ A zeroed CK_WTLS_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12561,7 +12794,11 @@ A zeroed CK_WTLS_PRF_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_WTLS_PRF_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_PRF_PARAMS, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_WTLS_PRF_PARAMS(_pb_record_memory(pointer, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_PRF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12722,7 +12959,11 @@ A zeroed CK_WTLS_KEY_MAT_OUT, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_WTLS_KEY_MAT_OUT a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_OUT, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_WTLS_KEY_MAT_OUT(_pb_record_memory(pointer, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_KEY_MAT_OUT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -12855,7 +13096,11 @@ A zeroed CK_WTLS_KEY_MAT_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_PARAMS, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_WTLS_KEY_MAT_PARAMS(_pb_record_memory(pointer, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_KEY_MAT_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13005,7 +13250,11 @@ A zeroed CK_PRF_DATA_PARAM, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_PRF_DATA_PARAM a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PRF_DATA_PARAM, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_PRF_DATA_PARAM(_pb_record_memory(pointer, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PRF_DATA_PARAM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13131,7 +13380,11 @@ A zeroed CK_SP800_108_COUNTER_FORMAT, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SP800_108_COUNTER_FORMAT a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_COUNTER_FORMAT, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SP800_108_COUNTER_FORMAT(_pb_record_memory(pointer, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_COUNTER_FORMAT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13248,7 +13501,11 @@ A zeroed CK_SP800_108_DKM_LENGTH_FORMAT, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_DKM_LENGTH_FORMAT, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT(_pb_record_memory(pointer, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_DKM_LENGTH_FORMAT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13368,7 +13625,11 @@ A zeroed CK_DERIVED_KEY, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_DERIVED_KEY a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DERIVED_KEY, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_DERIVED_KEY(_pb_record_memory(pointer, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DERIVED_KEY *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13510,7 +13771,11 @@ A zeroed CK_SP800_108_KDF_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SP800_108_KDF_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_KDF_PARAMS, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SP800_108_KDF_PARAMS(_pb_record_memory(pointer, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_KDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13660,7 +13925,11 @@ A zeroed CK_SP800_108_FEEDBACK_KDF_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_SP800_108_FEEDBACK_KDF_PARAMS, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_record_memory(pointer, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13825,7 +14094,11 @@ A zeroed CK_CMS_SIG_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_CMS_SIG_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_CMS_SIG_PARAMS, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_CMS_SIG_PARAMS(_pb_record_memory(pointer, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CMS_SIG_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -13995,7 +14268,11 @@ A zeroed CK_KEY_DERIVATION_STRING_DATA, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KEY_DERIVATION_STRING_DATA, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_KEY_DERIVATION_STRING_DATA(_pb_record_memory(pointer, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEY_DERIVATION_STRING_DATA *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14127,7 +14404,11 @@ A zeroed CK_PKCS5_PBKD2_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_PKCS5_PBKD2_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_PKCS5_PBKD2_PARAMS(_pb_record_memory(pointer, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PKCS5_PBKD2_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14316,7 +14597,11 @@ A zeroed CK_PKCS5_PBKD2_PARAMS2, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS2, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_PKCS5_PBKD2_PARAMS2(_pb_record_memory(pointer, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PKCS5_PBKD2_PARAMS2 *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14481,7 +14766,11 @@ A zeroed CK_OTP_PARAM, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_OTP_PARAM a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_PARAM, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_OTP_PARAM(_pb_record_memory(pointer, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_PARAM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14607,7 +14896,11 @@ A zeroed CK_OTP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_OTP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_PARAMS, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_OTP_PARAMS(_pb_record_memory(pointer, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14728,7 +15021,11 @@ A zeroed CK_OTP_SIGNATURE_INFO, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_OTP_SIGNATURE_INFO a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_OTP_SIGNATURE_INFO, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_OTP_SIGNATURE_INFO(_pb_record_memory(pointer, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_SIGNATURE_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14853,7 +15150,11 @@ A zeroed CK_KIP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_KIP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_KIP_PARAMS, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_KIP_PARAMS(_pb_record_memory(pointer, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KIP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -14991,7 +15292,11 @@ A zeroed CK_DSA_PARAMETER_GEN_PARAM, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_DSA_PARAMETER_GEN_PARAM, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_DSA_PARAMETER_GEN_PARAM(_pb_record_memory(pointer, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DSA_PARAMETER_GEN_PARAM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15119,7 +15424,11 @@ A zeroed CK_ECDH_AES_KEY_WRAP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_ECDH_AES_KEY_WRAP_PARAMS, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_record_memory(pointer, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15243,7 +15552,11 @@ A zeroed CK_RSA_AES_KEY_WRAP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_RSA_AES_KEY_WRAP_PARAMS, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS(_pb_record_memory(pointer, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_AES_KEY_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15370,7 +15683,11 @@ A zeroed CK_GOSTR3410_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GOSTR3410_DERIVE_PARAMS, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_GOSTR3410_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GOSTR3410_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15510,7 +15827,11 @@ A zeroed CK_GOSTR3410_KEY_WRAP_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_GOSTR3410_KEY_WRAP_PARAMS, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_record_memory(pointer, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15646,7 +15967,11 @@ A zeroed CK_EDDSA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_EDDSA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_EDDSA_PARAMS, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_EDDSA_PARAMS(_pb_record_memory(pointer, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_EDDSA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15765,7 +16090,11 @@ A zeroed CK_XEDDSA_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_XEDDSA_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_XEDDSA_PARAMS, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_XEDDSA_PARAMS(_pb_record_memory(pointer, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_XEDDSA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -15887,7 +16216,11 @@ A zeroed CK_X3DH_INITIATE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X3DH_INITIATE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X3DH_INITIATE_PARAMS, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X3DH_INITIATE_PARAMS(_pb_record_memory(pointer, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X3DH_INITIATE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16035,7 +16368,11 @@ A zeroed CK_X3DH_RESPOND_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X3DH_RESPOND_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X3DH_RESPOND_PARAMS, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X3DH_RESPOND_PARAMS(_pb_record_memory(pointer, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X3DH_RESPOND_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16198,7 +16535,11 @@ A zeroed CK_X2RATCHET_INITIALIZE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X2RATCHET_INITIALIZE_PARAMS, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS(_pb_record_memory(pointer, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X2RATCHET_INITIALIZE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16346,7 +16687,11 @@ A zeroed CK_X2RATCHET_RESPOND_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_X2RATCHET_RESPOND_PARAMS, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_X2RATCHET_RESPOND_PARAMS(_pb_record_memory(pointer, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X2RATCHET_RESPOND_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16490,7 +16835,11 @@ A zeroed CK_NSS_JPAKEPublicValue, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_JPAKEPublicValue a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKEPublicValue, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_JPAKEPublicValue(_pb_record_memory(pointer, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKEPublicValue *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16634,7 +16983,11 @@ A zeroed CK_NSS_JPAKERound1Params, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_JPAKERound1Params a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKERound1Params, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_JPAKERound1Params(_pb_record_memory(pointer, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKERound1Params *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16769,7 +17122,11 @@ A zeroed CK_NSS_JPAKERound2Params, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_JPAKERound2Params a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKERound2Params, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_JPAKERound2Params(_pb_record_memory(pointer, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKERound2Params *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -16921,7 +17278,11 @@ A zeroed CK_NSS_JPAKEFinalParams, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_JPAKEFinalParams a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_JPAKEFinalParams, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_JPAKEFinalParams(_pb_record_memory(pointer, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKEFinalParams *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17042,7 +17403,11 @@ A zeroed CK_NSS_MAC_CONSTANT_TIME_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_MAC_CONSTANT_TIME_PARAMS, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_record_memory(pointer, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17172,7 +17537,11 @@ A zeroed CK_NSS_AEAD_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_AEAD_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_AEAD_PARAMS, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_AEAD_PARAMS(_pb_record_memory(pointer, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_AEAD_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17314,7 +17683,11 @@ A zeroed CK_NSS_HKDFParams, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_HKDFParams a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_HKDFParams, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_HKDFParams(_pb_record_memory(pointer, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_HKDFParams *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17457,7 +17830,11 @@ A zeroed CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17596,7 +17973,11 @@ A zeroed CK_NSS_IKE_PRF_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE_PRF_DERIVE_PARAMS, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17753,7 +18134,11 @@ A zeroed CK_NSS_IKE1_PRF_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE1_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -17905,7 +18290,11 @@ A zeroed CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -18036,7 +18425,11 @@ A zeroed CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, with the fields given set
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -18170,7 +18563,11 @@ A zeroed CK_NSS_MODULE_FUNCTIONS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_MODULE_FUNCTIONS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_MODULE_FUNCTIONS, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_MODULE_FUNCTIONS(_pb_record_memory(pointer, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_MODULE_FUNCTIONS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -18289,7 +18686,11 @@ A zeroed CK_NSS_FIPS_FUNCTIONS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_FIPS_FUNCTIONS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_FIPS_FUNCTIONS, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_FIPS_FUNCTIONS(_pb_record_memory(pointer, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_FIPS_FUNCTIONS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
@@ -18414,7 +18815,11 @@ A zeroed CK_NSS_GCM_PARAMS, with the fields given set."""
         """from_pointer(pointer, /)
 --
 
-A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+A view of the CK_NSS_GCM_PARAMS a Pointer (or a record of another class that begins as
+this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, CK_NSS_GCM_PARAMS, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+            return _pb_at_CK_NSS_GCM_PARAMS(_pb_record_memory(pointer, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_GCM_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:

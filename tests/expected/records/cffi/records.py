@@ -330,6 +330,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -1757,7 +1767,11 @@ class point(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the point a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the point a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, point, "point.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(point, _ffi.cast(_pb_ptr_point, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct point *', "point.from_pointer: argument 1 (pointer)")
         return _pb_view_at(point, _ffi.cast(_pb_ptr_point, pointer._h), pointer)
 
@@ -1822,7 +1836,11 @@ class segment(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the segment a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the segment a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, segment, "segment.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(segment, _ffi.cast(_pb_ptr_segment, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct segment *', "segment.from_pointer: argument 1 (pointer)")
         return _pb_view_at(segment, _ffi.cast(_pb_ptr_segment, pointer._h), pointer)
 
@@ -1901,7 +1919,11 @@ class variant_as(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the variant_as a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the variant_as a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, variant_as, "variant_as.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(variant_as, _ffi.cast(_pb_ptr_variant_as, pointer._p), pointer)
         _pb_check_pointed(pointer, 'union <anonymous at records.h:18:5> *', "variant_as.from_pointer: argument 1 (pointer)")
         return _pb_view_at(variant_as, _ffi.cast(_pb_ptr_variant_as, pointer._h), pointer)
 
@@ -1980,7 +2002,11 @@ class variant(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the variant a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the variant a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, variant, "variant.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(variant, _ffi.cast(_pb_ptr_variant, pointer._p), pointer)
         _pb_check_pointed(pointer, 'variant *', "variant.from_pointer: argument 1 (pointer)")
         return _pb_view_at(variant, _ffi.cast(_pb_ptr_variant, pointer._h), pointer)
 
@@ -2077,7 +2103,11 @@ class number(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the number a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the number a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, number, "number.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(number, _ffi.cast(_pb_ptr_number, pointer._p), pointer)
         _pb_check_pointed(pointer, 'union number *', "number.from_pointer: argument 1 (pointer)")
         return _pb_view_at(number, _ffi.cast(_pb_ptr_number, pointer._h), pointer)
 
@@ -2150,7 +2180,11 @@ class message(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the message a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the message a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, message, "message.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(message, _ffi.cast(_pb_ptr_message, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct message *', "message.from_pointer: argument 1 (pointer)")
         return _pb_view_at(message, _ffi.cast(_pb_ptr_message, pointer._h), pointer)
 
@@ -2217,7 +2251,11 @@ class node(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the node a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the node a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, node, "node.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(node, _ffi.cast(_pb_ptr_node, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct node *', "node.from_pointer: argument 1 (pointer)")
         return _pb_view_at(node, _ffi.cast(_pb_ptr_node, pointer._h), pointer)
 
@@ -2319,7 +2357,11 @@ class matrix(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the matrix a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the matrix a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, matrix, "matrix.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(matrix, _ffi.cast(_pb_ptr_matrix, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct matrix *', "matrix.from_pointer: argument 1 (pointer)")
         return _pb_view_at(matrix, _ffi.cast(_pb_ptr_matrix, pointer._h), pointer)
 
@@ -2356,7 +2398,11 @@ class unwind_buf_t(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the unwind_buf_t a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the unwind_buf_t a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, unwind_buf_t, "unwind_buf_t.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(unwind_buf_t, _ffi.cast(_pb_ptr_unwind_buf_t, pointer._p), pointer)
         _pb_check_pointed(pointer, 'unwind_buf_t *', "unwind_buf_t.from_pointer: argument 1 (pointer)")
         return _pb_view_at(unwind_buf_t, _ffi.cast(_pb_ptr_unwind_buf_t, pointer._h), pointer)
 
@@ -2419,7 +2465,11 @@ class holds_aligned(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the holds_aligned a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the holds_aligned a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, holds_aligned, "holds_aligned.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(holds_aligned, _ffi.cast(_pb_ptr_holds_aligned, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct holds_aligned *', "holds_aligned.from_pointer: argument 1 (pointer)")
         return _pb_view_at(holds_aligned, _ffi.cast(_pb_ptr_holds_aligned, pointer._h), pointer)
 

@@ -330,6 +330,16 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_recast(source, cls, what):
+    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C's
+    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class's bytes."""
+    if type(source).sizeof < cls.sizeof:
+        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "
+                         f"the {cls.sizeof} of {cls.__name__}")
+    if _pb_is_closed(source):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_cell_fits(tag, wanted):
     """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
     for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
@@ -1753,7 +1763,11 @@ class ck_version(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the ck_version a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the ck_version a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, ck_version, "ck_version.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(ck_version, _ffi.cast(_pb_ptr_ck_version, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct ck_version *', "ck_version.from_pointer: argument 1 (pointer)")
         return _pb_view_at(ck_version, _ffi.cast(_pb_ptr_ck_version, pointer._h), pointer)
 
@@ -1818,7 +1832,11 @@ class ck_info(_pb_Record):
 
     @staticmethod
     def from_pointer(pointer, /):
-        """A view of the ck_info a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        """A view of the ck_info a Pointer (or a record of another class that begins as
+        this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        if isinstance(pointer, _pb_Record):
+            _pb_check_recast(pointer, ck_info, "ck_info.from_pointer: argument 1 (pointer)")
+            return _pb_view_at(ck_info, _ffi.cast(_pb_ptr_ck_info, pointer._p), pointer)
         _pb_check_pointed(pointer, 'struct ck_info *', "ck_info.from_pointer: argument 1 (pointer)")
         return _pb_view_at(ck_info, _ffi.cast(_pb_ptr_ck_info, pointer._h), pointer)
 
