@@ -276,6 +276,18 @@ def test_static_definitions_are_left_out_with_a_warning():
     ]
 
 
+def test_a_function_declared_static_keeps_its_linkage_when_declared_again():
+    # msgpack's pack.h: static int msgpack_pack_int(...); then inline int msgpack_pack_int(...) {...}
+    # (C11 6.2.2p4-5): reported as missing from the library, where it is static
+    module = parse("static int twice(int);\ninline int twice(int x) { return 2 * x; }\n"
+                   "static int half(int);\nextern int half(int);\nint after(void);")
+    assert [f.name for f in module.functions] == ["after"]
+    assert headlines(module) == [
+        "t.h:1:12: warning: 2 functions the headers declare static are not bound (a static function has no symbol "
+        "in any library): twice, half"
+    ]
+
+
 def test_other_definitions_declare_their_function():
     # gnu_inline's extern inline and C99's inline leave the library an out-of-line copy to export
     module = parse("extern __inline __attribute__((__gnu_inline__)) long absl(long x) { return x < 0 ? -x : x; }\n"

@@ -412,8 +412,11 @@ class ModuleBuilder:
                 self.add_typedef(Typedef(name, ctype, name_token.coord, doc, aligned), name_token)
                 continue
             resolved = self.resolve(ctype)
-            if isinstance(resolved, FunctionType) and "static" in specs.storage:
-                self.static_definitions.setdefault(name, name_token)  # internal linkage: see definition()
+            if isinstance(resolved, FunctionType) and ("static" in specs.storage or name in self.static_definitions):
+                # internal linkage (see definition()), and so for a later declaration with no
+                # storage class, or extern, while a static one is visible (C11 6.2.2p4-5):
+                # msgpack's static int msgpack_pack_int(...); then inline int msgpack_pack_int(...) {...}
+                self.static_definitions.setdefault(name, name_token)
                 continue
             if isinstance(resolved, FunctionType):
                 previous = self.functions.get(name)
