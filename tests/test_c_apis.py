@@ -2194,6 +2194,21 @@ def test_a_length_named_for_any_data_states_the_length_of_text(capi):
         capi.capi_parse_len(b"[1]", 10)
 
 
+def test_a_buffer_of_other_numbers_is_refused_where_c_reads_numbers(capi):
+    # cJSON_CreateDoubleArray(array("i", [1, 2]), 1) and cairo_set_dash(cr, array("i", ...))
+    # had C read the ints' bits as doubles
+    with pytest.raises(TypeError, match=r"^argument 1 \(dashes\) holds items of format 'i' \(4 bytes each\), "
+                                        r"where C reads double \(8 bytes each\)$"):
+        capi.capi_dash_sum(array.array("i", [1, 2, 3, 4]), 2)
+    with pytest.raises(TypeError, match=r"^argument 1 \(dashes\) holds items of format 'q' \(8 bytes each\), "
+                                        r"where C reads double \(8 bytes each\)$"):
+        capi.capi_dash_sum(array.array("q", [1, 2]), 2)
+    # bytes of any sign are memory of any type, as is what C reads as bytes
+    assert capi.capi_dash_sum(memoryview(array.array("d", [1.5, 2.5])).cast("B"), 2) == 4.0
+    assert capi.capi_dash_sum(bytearray(array.array("d", [0.5])), 1) == 0.5
+    assert capi.capi_unnamed_sum(array.array("i", [1]), 4) == 1
+
+
 def test_a_bool_member_holding_another_byte_reads_as_true(capi):
     # cffi raised "got a _Bool of value 5, expected 0 or 1", repr() of the record too
     made = capi.capi_punned_of(5)

@@ -433,7 +433,7 @@ class CythonWrappers:
                    + (8 if p.text and p.counted else 0))
             helper = (f"{s.text} = _pb_buffer_in({name}, {how}, {cy_min_size(p)}, \"{label}\", \"{wanted}\", "
                       f"{py_string(p.pointer_type)}, {self.cell_sets[p.cells] if p.cells else 'None'}, "
-                      f"&{s.view}, &{s.held}, <void **>&{s.arg}, &_pb_n)")
+                      f"&{s.view}, &{s.held}, <void **>&{s.arg}, &_pb_n{self._items_tag(p)})")
             if kind == "buffer":
                 # bytes are read in place: no export, no call (see _pb_buffer_in)
                 text = (f"if PyBytes_CheckExact({name}) and <size_t>PyBytes_GET_SIZE({name}) >= {cy_min_size(p)}:\n"
@@ -757,6 +757,13 @@ class CythonWrappers:
         return ("# the function may have written into the records (a PKCS#11 template): copy back\n"
                 f"for _pb_k in range({s.count}):\n"
                 f"    memcpy((<{cls}>{s.items}[_pb_k])._ptr, &{s.memory}[_pb_k], {cy_sizeof(p.element)})\n")
+
+    @staticmethod
+    def _items_tag(p: ParamBinding) -> str:
+        """The extra argument of ``_pb_buffer_in`` saying what numbers C reads from the buffer
+        (a cell's tag: see ``_pb_check_items``), for a pointer to numbers wider than a byte."""
+        tag = p.cell_tag or ""
+        return f', "{tag}"' if tag[:1] in ("i", "u", "f") and tag[1:] in ("2", "4", "8") else ""
 
     def made_constant(self, kind: str, key: str | None, ctype: str, address: int) -> str:
         """A constant that is an integer cast to a pointer type (see

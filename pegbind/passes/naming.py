@@ -57,7 +57,8 @@ _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_")
 #: are Python names beside them, and keep theirs.
 C_LEVEL_NAMES = frozenset(
     """cython calloc free malloc memchr memcpy memset int8_t int16_t int32_t int64_t uint8_t uint16_t
-    uint32_t uint64_t PyBUF_SIMPLE PyBUF_WRITABLE PyBuffer_Release PyObject_CheckBuffer PyObject_GetBuffer
+    uint32_t uint64_t PyBUF_FORMAT PyBUF_ND PyBUF_SIMPLE PyBUF_WRITABLE PyBuffer_Release PyObject_CheckBuffer
+    PyObject_GetBuffer
     PyBytes_AS_STRING PyBytes_CheckExact PyBytes_FromObject PyBytes_FromStringAndSize PyBytes_GET_SIZE
     PyMemoryView_Check PyMemoryView_GET_BUFFER PyList_CheckExact PyTuple_CheckExact PyTypeObject
     PY_SSIZE_T_MAX PyThreadState PyObject Py_INCREF Py_XDECREF dlerror dlopen dlsym RTLD_LOCAL

@@ -108,6 +108,23 @@ def _pb_buffer_of(value, what, writable, wanted=None):
     return view
 
 
+def _pb_check_items(view, tag, ctype, what):
+    """Refuse a buffer whose items are numbers of another kind or size than C reads (``tag``,
+    a cell's: ``f8`` for double): an ``array("i")`` given for a ``double *`` had C read the
+    ints' bits as doubles. Bytes of either sign or of chars, and what is no single number
+    (a struct's format), are memory of any type, taken as such; so is any buffer where C
+    reads bytes (``void *``, characters) or a type of no cell."""
+    fmt = view.format.lstrip("@=<>!")
+    if len(fmt) != 1 or fmt in "Bbcx" or tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
+        return
+    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
+    if kind and (kind != tag[0].replace("u", "i") or str(view.itemsize) != tag[1:]):
+        element = (ctype.removesuffix("*").strip().removeprefix("const ") if ctype
+                   else "a float" if tag[0] == "f" else "an integer")
+        raise TypeError(f"{what} holds items of format {view.format!r} ({view.itemsize} bytes each), where C "
+                        f"reads {element} ({tag[1:]} bytes each)")
+
+
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {view.nbytes}")
@@ -444,7 +461,9 @@ def _pb_fix_value(spec, value):
             if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_buffer_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+            view = _pb_buffer_of(value, what, kind == "writable_buffer", wanted)
+            _pb_check_items(view, spec[5], spec[3], what)
+            _pb_check_size(view, spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -1138,6 +1157,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
     view = _pb_buffer_of(value, what, False, "str or a contiguous buffer" if text else None)
+    _pb_check_items(view, cell, ctype, what)
     _pb_check_size(view, size, what)
     if view.readonly:
         return _pb_ReadOnly(view)
@@ -1154,6 +1174,7 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
     view = _pb_buffer_of(value, what, True)
+    _pb_check_items(view, cell, ctype, what)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
