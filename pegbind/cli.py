@@ -223,8 +223,8 @@ def _function_rule(text: str) -> FunctionRule:
         try:
             roles[name.strip()] = parse_role(role)
         except ValueError:
-            hint = (" (release_gil=true, release_gil=false or release_gil=min_bytes=N sets the GIL's release)"
-                    if name.strip() == "release_gil" else "")
+            hint = (" (release_gil=true, release_gil=false or release_gil=min_bytes=N, N at least 1, "
+                    "sets the GIL's release)" if name.strip() == "release_gil" else "")
             message = f"--function: unknown role {role!r} for parameter {name!r}{hint}"
             raise UsageError(Diagnostic(None, message)) from None
     return FunctionRule(pattern, roles, release_gil, returns_owner=returns_owner, key="--function",
@@ -237,7 +237,7 @@ def _release_gil_setting(text: str) -> tuple[bool, int] | None:
     if text in ("true", "false"):
         return text == "true", 0
     count = text.removeprefix("min_bytes=")
-    if count != text and count.isdigit():
+    if count != text and count.isascii() and count.isdecimal() and int(count) >= 1:  # as the config's
         return True, int(count)
     return None
 

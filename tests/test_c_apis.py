@@ -2212,7 +2212,8 @@ def test_a_buffer_of_other_numbers_is_refused_where_c_reads_numbers(capi):
 def test_a_bool_member_holding_another_byte_reads_as_true(capi):
     # cffi raised "got a _Bool of value 5, expected 0 or 1", repr() of the record too
     made = capi.capi_punned_of(5)
-    assert made.flag is True and made.byte == 5 and repr(made) == "capi_punned(flag=True, byte=5)"
+    assert made.flag is True and made.byte == 5 and made.flags == [True, False]
+    assert repr(made) == "capi_punned(flag=True, byte=5, flags=[True, False])"
     assert capi.capi_punned_of(0).flag is False and capi.capi_punned(byte=5).flag is True
 
 

@@ -230,7 +230,9 @@ def test_a_type_name_no_header_declares_is_named_so(tmp_path):
         (["--function", "f:x=sideways"], "error: --function: unknown role 'sideways' for parameter 'x'"),
         (["--callback", "t=maybe"], "error: --callback: expected TYPEDEF=on_error(VALUE), got 't=maybe'"),
         (["--function", "f:release_gil=maybe"], "error: --function: unknown role 'maybe' for parameter 'release_gil' "
-         "(release_gil=true, release_gil=false or release_gil=min_bytes=N sets the GIL's release)"),
+         "(release_gil=true, release_gil=false or release_gil=min_bytes=N, N at least 1, sets the GIL's release)"),
+        (["--function", "f:release_gil=min_bytes=0"], "error: --function: unknown role 'min_bytes=0' for parameter "
+         "'release_gil' (release_gil=true, release_gil=false or release_gil=min_bytes=N, N at least 1, sets the GIL's release)"),
     ],
 )
 def test_bad_flags_are_usage_errors(tmp_path, args, message):

@@ -229,3 +229,19 @@ def test_handles_declared_as_an_array_after_their_count_are_a_list(tmp_path):
              for f in run_passes(read.module, config, read.target).functions}
     assert roles["sum_parents"] == [("parent_count", "len", "parents"), ("parents", "in-array", "parent_count")]
     assert roles["sum_args"] == [("num_args", "len", "args"), ("args", "in-array", "num_args")]
+
+
+def test_lists_named_for_their_count_and_lengths_named_for_any_data(tmp_path):
+    # a handle list whose count is named for it stays a list (out, out_count), where a T ** whose
+    # count names something else gives back one handle; a length whose stem says only data pairs
+    # with the text before it (cJSON's value, buffer_length), one named for another thing does not
+    from pegbind.passes.callplan import CheckLength, PassArray
+
+    functions = _plan_of(tmp_path, "#include <stddef.h>\ntypedef struct thing thing_t;\n"
+                                   "int get_all(thing_t **out, size_t out_count);\n"
+                                   "int make(thing_t **made_ptr, size_t max_table_size);\n"
+                                   "int parse(const char *value, size_t input_length);\n"
+                                   "int named(const char *name, size_t value_len);\n")
+    kinds = {name: sorted({type(s).__name__ for s in plan.steps if isinstance(s, (CheckLength, PassArray))})
+             for name, plan in functions.items()}
+    assert kinds == {"get_all": ["PassArray"], "make": [], "parse": ["CheckLength"], "named": []}

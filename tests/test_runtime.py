@@ -14,6 +14,7 @@ import copy
 import fractions
 import pickle
 import symtable
+import sys
 from decimal import Decimal
 
 import pytest
@@ -785,3 +786,17 @@ def test_the_slot_a_kept_callable_goes_in_is_named_by_the_values_of_the_call():
     assert rt._pb_slot("f 2", 3, "add") == ("f 2", 3, "add")
     assert rt._pb_slot("f 2", 1, bytearray(b"n"), memoryview(bytearray(b"w"))) == ("f 2", 1, b"n", b"w")
     assert hash(rt._pb_slot("f 2", memoryview(bytearray(b"w")))) == hash(("f 2", b"w"))
+
+
+def test_what_items_a_buffer_holds_is_checked_against_what_c_reads():
+    # an array("i") for a double *, a numpy ">f8" array on a little-endian machine: C read other bits
+    native, other = ("<", ">") if sys.byteorder == "little" else (">", "<")
+    assert rt._pb_items_match("d", 8, "f8") and rt._pb_items_match(native + "d", 8, "f8")
+    assert not rt._pb_items_match(other + "d", 8, "f8") and not rt._pb_items_match("!d", 8, "f8")
+    assert not rt._pb_items_match("i", 4, "f8") and not rt._pb_items_match("q", 8, "f8")
+    assert rt._pb_items_match("I", 4, "i4") and rt._pb_items_match("l", 8, "u8")  # either sign
+    assert not rt._pb_items_match("h", 2, "i4")
+    # bytes, structs and what C reads as bytes, or of no cell, are memory of any type
+    for fmt, size, tag in (("B", 1, "f8"), ("c", 1, "i4"), ("dd", 16, "f8"), ("T{d:x:}", 8, "f8"),
+                           ("d", 8, "u1"), ("d", 8, "*"), ("d", 8, ""), ("i", 4, "f16")):
+        assert rt._pb_items_match(fmt, size, tag), (fmt, tag)

@@ -1006,13 +1006,13 @@ def _names_another(pointer: str | None, length: str | None) -> bool:
     does not start the pointer's name, even as a shortening (lz4's ``dictionary, dictSize`` is
     one pair; libarchive's ``_filename, _block_size`` is not)."""
     stem, _ = _stem_and_unit(length)
-    if stem is not None and stem.strip("_").lower() in _DATA_WORDS:
+    if stem is not None and stem.strip("_").lower() in _DATA_STEMS:
         return False  # what any data is called: cJSON_ParseWithLength(const char *value, size_t buffer_length)
     return stem is not None and not (pointer or "").strip("_").lower().startswith(stem.strip("_").lower())
 
 
 #: the stems of a length's name that say only "the data" (see _names_another)
-_DATA_WORDS = frozenset({"buffer", "buf", "data", "input", "string", "str", "text"})
+_DATA_STEMS = frozenset({"buffer", "buf", "data", "input", "string", "str", "text"})
 
 
 def _result_length(params: list[ParamBinding], explicit: set[str]) -> int | None:
@@ -1252,6 +1252,16 @@ def _frees(function: str) -> bool:
                for word in _words(function))
 
 
+def _named_for(pointer: str | None, length: str | None) -> bool:
+    """Whether a length's name starts with its pointer's, or its stem starts the pointer's name
+    (``out, out_count``, ``handle, handle_count``; not ``deflater_ptr, max_..._size``)."""
+    bare, count = (pointer or "").strip("_"), (length or "").strip("_")
+    if not bare or not count:
+        return False
+    stem, _ = _stem_and_unit(count)
+    return count.startswith(bare) or stem is not None and bool(stem.strip("_")) and _named_after(bare, stem.strip("_"))
+
+
 def _says_many(name: str | None) -> bool:
     """Whether a pointer's name says it points to many: a plural (``regs``, ``ParamTypes``), or
     a list, an array or a vector (``argv``)."""
@@ -1336,14 +1346,12 @@ def _default_sequences(module: Module, names: dict, function: Function,
         handles = item is not None and item[0] == "handle"
         # pointers C cannot write (char *const argv[]): a list it reads, not an out-parameter
         fixed = item is not None and isinstance(element, Pointer) and element.is_const
-        # a length that names nothing (n, len, count) counts one node of a linked list (GLib's
-        # g_list_nth(GList *list, guint n) takes an index) and one handle C gives back through a
-        # T ** (oniguruma's onig_regset_new(OnigRegSet **rset, int n, OnigRegex regs[])) only
-        # where the pointer's name says many
-        # and no handle C gives back through a T ** whatever names the length, where the pointer's
-        # name says one (nghttp2's nghttp2_hd_deflate_new(nghttp2_hd_deflater **deflater_ptr,
-        # size_t max_deflate_dynamic_table_size))
-        named = counts_of(param.name, after) or fixed
+        # A length not named for the pointer counts no node of a linked list where it names
+        # nothing (n, len, count: GLib's g_list_nth(GList *list, guint n) takes an index), and
+        # no handles C gives back through a T ** whose name says one (oniguruma's
+        # onig_regset_new(OnigRegSet **rset, int n, ...), nghttp2's
+        # nghttp2_hd_deflate_new(nghttp2_hd_deflater **deflater_ptr, size_t max_..._size))
+        named = counts_of(param.name, after) or fixed or _named_for(param.name, after)
         vague = not named and (
             (after or "").strip("_") in _GENERIC_LENGTHS and _links_to_itself(module, element) if records
             else handles and not _says_many(param.name))

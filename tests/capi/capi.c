@@ -947,7 +947,7 @@ int capi_free_infos(capi_info *infos, int count) {
 }
 int capi_handle_kind(const capi_handle *handle) { return handle->kind; }
 size_t capi_parse_len(const char *value, size_t buffer_length) { return capi_nuls(value, buffer_length); }
-capi_punned capi_punned_of(unsigned char byte) { capi_punned made; made.byte = byte; return made; }
+capi_punned capi_punned_of(unsigned char byte) { capi_punned made = {0}; made.byte = byte; return made; }
 double capi_dash_sum(const double *dashes, int num_dashes) {
     double sum = 0;
     for (int i = 0; i < num_dashes; i++)

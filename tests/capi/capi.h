@@ -590,7 +590,7 @@ int capi_free_infos(capi_info *infos, int count);
    buffer_length): the NULs among the buffer_length characters. */
 size_t capi_parse_len(const char *value, size_t buffer_length);
 /* A _Bool sharing its byte with another member, as msgpack's object union: C reads 5 as true. */
-typedef union capi_punned { _Bool flag; unsigned char byte; } capi_punned;
+typedef union capi_punned { _Bool flag; unsigned char byte; _Bool flags[2]; } capi_punned;
 capi_punned capi_punned_of(unsigned char byte);
 /* Numbers counted by num_ and their name, as cairo's cairo_set_dash(cr, dashes, num_dashes, offset). */
 double capi_dash_sum(const double *dashes, int num_dashes);

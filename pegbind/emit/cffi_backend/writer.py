@@ -73,8 +73,8 @@ class CffiWriter(WrapperWriter):
 
     def _untyped_handle(self, p: ParamBinding) -> bool:
         """Whether ``p``'s handle class is a typedef of ``void``, which cffi sees as ``void *``,
-        or another class is: cffi passes its ``void *`` where C takes any pointer (GLib's
-        ``gpointer`` given to ``g_hash_table_size``, which C read as a table)."""
+        or another class is: cffi passes its ``void *`` where C takes any pointer (a ``CURL``
+        handle given where C takes a table read as one)."""
         handle = self.binding.handle_binding(p.record_key or "")
         return handle is not None and (handle.record is None or any(h.record is None for h in self.binding.handles))
 

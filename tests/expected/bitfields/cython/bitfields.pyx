@@ -142,21 +142,39 @@ def _pb_buffer_of(value, what, writable, wanted=None):
     return view
 
 
+#: whether a buffer's items are what C reads, by (their format, the cell tag of C's type): see
+#: _pb_check_items, which worked it out on every call
+_pb_fitting_items: dict = {}
+
+
 def _pb_check_items(view, tag, ctype, what):
     """Refuse a buffer whose items are numbers of another kind or size than C reads (``tag``,
-    a cell's: ``f8`` for double): an ``array("i")`` given for a ``double *`` had C read the
-    ints' bits as doubles. Bytes of either sign or of chars, and what is no single number
-    (a struct's format), are memory of any type, taken as such; so is any buffer where C
-    reads bytes (``void *``, characters) or a type of no cell."""
-    fmt = view.format.lstrip("@=<>!")
-    if len(fmt) != 1 or fmt in "Bbcx" or tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
-        return
-    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
-    if kind and (kind != tag[0].replace("u", "i") or str(view.itemsize) != tag[1:]):
+    a cell's: ``f8`` for double), or of the other byte order: an ``array("i")`` given for a
+    ``double *`` had C read the ints' bits as doubles. Bytes of either sign or of chars, and
+    what is no single number (a struct's format), are memory of any type, taken as such; so
+    is any buffer where C reads bytes (``void *``, characters) or a type of no cell."""
+    fits = _pb_fitting_items.get((view.format, tag))
+    if fits is None:
+        fits = _pb_fitting_items[(view.format, tag)] = _pb_items_match(view.format, view.itemsize, tag)
+    if not fits:
         element = (ctype.removesuffix("*").strip().removeprefix("const ") if ctype
                    else "a float" if tag[0] == "f" else "an integer")
         raise TypeError(f"{what} holds items of format {view.format!r} ({view.itemsize} bytes each), where C "
                         f"reads {element} ({tag[1:]} bytes each)")
+
+
+def _pb_items_match(fmt, itemsize, tag):
+    """Whether items of the struct format ``fmt`` are what C reads of the cell tag ``tag`` (see
+    _pb_check_items)."""
+    if tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
+        return True
+    order = fmt[:1]
+    fmt = fmt.lstrip("@=<>!")
+    if len(fmt) != 1 or fmt in "Bbcx":
+        return True
+    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
+    swapped = order in (">", "!") if _sys.byteorder == "little" else order == "<"
+    return not kind or kind == tag[0].replace("u", "i") and str(itemsize) == tag[1:] and not swapped
 
 
 def _pb_check_size(view, size, what):
@@ -1329,7 +1347,9 @@ cdef bint _pb_items_fit(Py_buffer *view, str tag):
     cdef const char *fmt = view.format
     if fmt == NULL:
         return True
-    while fmt[0] in b"@=<>!":
+    if fmt[0] in b"<>!":
+        return False  # a byte order: Python's check decides
+    if fmt[0] in b"@=":
         fmt += 1
     if fmt[0] == 0 or fmt[1] != 0 or fmt[0] in b"Bbcx":
         return True
@@ -1375,7 +1395,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
         exported[0] = True
         if tag and not _pb_items_fit(view, tag):
-            _pb_check_items(memoryview(value), tag, ctype, what)  # raises (the wrapper releases the export)
+            _pb_check_items(memoryview(value), tag, ctype, what)  # (the wrapper releases the export)
         address[0] = view.buf
         length[0] = view.len
     elif cells is not None and type(value) in cells:
@@ -1783,7 +1803,8 @@ A zeroed flags, with the fields given set."""
 A view of the flags a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, flags, "flags.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < flags.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, flags, "flags.from_pointer: argument 1 (pointer)")
             return _pb_at_flags(_pb_record_memory(pointer, "flags.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct flags *', "void *"):
             _pb_check_pointed(pointer, 'struct flags *', "flags.from_pointer: argument 1 (pointer)")
@@ -1943,7 +1964,8 @@ A zeroed mixed_bits, with the fields given set."""
 A view of the mixed_bits a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, mixed_bits, "mixed_bits.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < mixed_bits.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, mixed_bits, "mixed_bits.from_pointer: argument 1 (pointer)")
             return _pb_at_mixed_bits(_pb_record_memory(pointer, "mixed_bits.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct mixed_bits *', "void *"):
             _pb_check_pointed(pointer, 'struct mixed_bits *', "mixed_bits.from_pointer: argument 1 (pointer)")
@@ -2102,7 +2124,8 @@ A zeroed packed_header, with the fields given set."""
 A view of the packed_header a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, packed_header, "packed_header.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < packed_header.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, packed_header, "packed_header.from_pointer: argument 1 (pointer)")
             return _pb_at_packed_header(_pb_record_memory(pointer, "packed_header.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct packed_header *', "void *"):
             _pb_check_pointed(pointer, 'struct packed_header *', "packed_header.from_pointer: argument 1 (pointer)")
@@ -2225,7 +2248,8 @@ A zeroed pack2, with the fields given set."""
 A view of the pack2 a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, pack2, "pack2.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < pack2.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, pack2, "pack2.from_pointer: argument 1 (pointer)")
             return _pb_at_pack2(_pb_record_memory(pointer, "pack2.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct pack2 *', "void *"):
             _pb_check_pointed(pointer, 'struct pack2 *', "pack2.from_pointer: argument 1 (pointer)")
@@ -2356,7 +2380,8 @@ A zeroed attr_packed, with the fields given set."""
 A view of the attr_packed a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, attr_packed, "attr_packed.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < attr_packed.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, attr_packed, "attr_packed.from_pointer: argument 1 (pointer)")
             return _pb_at_attr_packed(_pb_record_memory(pointer, "attr_packed.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct attr_packed *', "void *"):
             _pb_check_pointed(pointer, 'struct attr_packed *', "attr_packed.from_pointer: argument 1 (pointer)")
@@ -2476,7 +2501,8 @@ A zeroed attr_aligned, with the fields given set."""
 A view of the attr_aligned a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, attr_aligned, "attr_aligned.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < attr_aligned.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, attr_aligned, "attr_aligned.from_pointer: argument 1 (pointer)")
             return _pb_at_attr_aligned(_pb_record_memory(pointer, "attr_aligned.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct attr_aligned *', "void *"):
             _pb_check_pointed(pointer, 'struct attr_aligned *', "attr_aligned.from_pointer: argument 1 (pointer)")
@@ -2596,7 +2622,8 @@ A zeroed after_pop, with the fields given set."""
 A view of the after_pop a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, after_pop, "after_pop.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < after_pop.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, after_pop, "after_pop.from_pointer: argument 1 (pointer)")
             return _pb_at_after_pop(_pb_record_memory(pointer, "after_pop.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct after_pop *', "void *"):
             _pb_check_pointed(pointer, 'struct after_pop *', "after_pop.from_pointer: argument 1 (pointer)")

@@ -9,6 +9,8 @@ from typing_extensions import Self as _Self
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
+# what a record class's from_pointer also takes: a record of any class (C's cast)
+_AnyRecord = vm_point
 
 VECMATH_VERSION_MAJOR: int
 VECMATH_VERSION_MINOR: int
@@ -125,7 +127,7 @@ class vm_point:
     def __exit__(self, *exc_info: object) -> None: ...
     @staticmethod
     # a Pointer, or a record of another class that begins as this one does
-    def from_pointer(pointer: Pointer | builtins.object, /) -> vm_point: ...
+    def from_pointer(pointer: Pointer | _AnyRecord, /) -> vm_point: ...
     @staticmethod
     def from_bytes(data: _Buffer, /) -> vm_point: ...
 

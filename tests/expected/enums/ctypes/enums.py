@@ -108,21 +108,39 @@ def _pb_buffer_of(value, what, writable, wanted=None):
     return view
 
 
+#: whether a buffer's items are what C reads, by (their format, the cell tag of C's type): see
+#: _pb_check_items, which worked it out on every call
+_pb_fitting_items: dict = {}
+
+
 def _pb_check_items(view, tag, ctype, what):
     """Refuse a buffer whose items are numbers of another kind or size than C reads (``tag``,
-    a cell's: ``f8`` for double): an ``array("i")`` given for a ``double *`` had C read the
-    ints' bits as doubles. Bytes of either sign or of chars, and what is no single number
-    (a struct's format), are memory of any type, taken as such; so is any buffer where C
-    reads bytes (``void *``, characters) or a type of no cell."""
-    fmt = view.format.lstrip("@=<>!")
-    if len(fmt) != 1 or fmt in "Bbcx" or tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
-        return
-    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
-    if kind and (kind != tag[0].replace("u", "i") or str(view.itemsize) != tag[1:]):
+    a cell's: ``f8`` for double), or of the other byte order: an ``array("i")`` given for a
+    ``double *`` had C read the ints' bits as doubles. Bytes of either sign or of chars, and
+    what is no single number (a struct's format), are memory of any type, taken as such; so
+    is any buffer where C reads bytes (``void *``, characters) or a type of no cell."""
+    fits = _pb_fitting_items.get((view.format, tag))
+    if fits is None:
+        fits = _pb_fitting_items[(view.format, tag)] = _pb_items_match(view.format, view.itemsize, tag)
+    if not fits:
         element = (ctype.removesuffix("*").strip().removeprefix("const ") if ctype
                    else "a float" if tag[0] == "f" else "an integer")
         raise TypeError(f"{what} holds items of format {view.format!r} ({view.itemsize} bytes each), where C "
                         f"reads {element} ({tag[1:]} bytes each)")
+
+
+def _pb_items_match(fmt, itemsize, tag):
+    """Whether items of the struct format ``fmt`` are what C reads of the cell tag ``tag`` (see
+    _pb_check_items)."""
+    if tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
+        return True
+    order = fmt[:1]
+    fmt = fmt.lstrip("@=<>!")
+    if len(fmt) != 1 or fmt in "Bbcx":
+        return True
+    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
+    swapped = order in (">", "!") if _sys.byteorder == "little" else order == "<"
+    return not kind or kind == tag[0].replace("u", "i") and str(itemsize) == tag[1:] and not swapped
 
 
 def _pb_check_size(view, size, what):

@@ -9,6 +9,8 @@ from typing_extensions import Self as _Self
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
+# what a record class's from_pointer also takes: a record of any class (C's cast)
+_AnyRecord = json_t | json_error_t
 
 JSON_INTEGER_IS_LONG_LONG: int
 JSON_HAVE_LOCALECONV: int
@@ -241,7 +243,7 @@ class json_t:
     def __exit__(self, *exc_info: object) -> None: ...
     @staticmethod
     # a Pointer, or a record of another class that begins as this one does
-    def from_pointer(pointer: Pointer | builtins.object, /) -> json_t: ...
+    def from_pointer(pointer: Pointer | _AnyRecord, /) -> json_t: ...
     @staticmethod
     def from_bytes(data: _Buffer, /) -> json_t: ...
 
@@ -265,7 +267,7 @@ class json_error_t:
     def __exit__(self, *exc_info: object) -> None: ...
     @staticmethod
     # a Pointer, or a record of another class that begins as this one does
-    def from_pointer(pointer: Pointer | builtins.object, /) -> json_error_t: ...
+    def from_pointer(pointer: Pointer | _AnyRecord, /) -> json_error_t: ...
     @staticmethod
     def from_bytes(data: _Buffer, /) -> json_error_t: ...
 _IO_FILE = FILE

@@ -143,21 +143,39 @@ def _pb_buffer_of(value, what, writable, wanted=None):
     return view
 
 
+#: whether a buffer's items are what C reads, by (their format, the cell tag of C's type): see
+#: _pb_check_items, which worked it out on every call
+_pb_fitting_items: dict = {}
+
+
 def _pb_check_items(view, tag, ctype, what):
     """Refuse a buffer whose items are numbers of another kind or size than C reads (``tag``,
-    a cell's: ``f8`` for double): an ``array("i")`` given for a ``double *`` had C read the
-    ints' bits as doubles. Bytes of either sign or of chars, and what is no single number
-    (a struct's format), are memory of any type, taken as such; so is any buffer where C
-    reads bytes (``void *``, characters) or a type of no cell."""
-    fmt = view.format.lstrip("@=<>!")
-    if len(fmt) != 1 or fmt in "Bbcx" or tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
-        return
-    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
-    if kind and (kind != tag[0].replace("u", "i") or str(view.itemsize) != tag[1:]):
+    a cell's: ``f8`` for double), or of the other byte order: an ``array("i")`` given for a
+    ``double *`` had C read the ints' bits as doubles. Bytes of either sign or of chars, and
+    what is no single number (a struct's format), are memory of any type, taken as such; so
+    is any buffer where C reads bytes (``void *``, characters) or a type of no cell."""
+    fits = _pb_fitting_items.get((view.format, tag))
+    if fits is None:
+        fits = _pb_fitting_items[(view.format, tag)] = _pb_items_match(view.format, view.itemsize, tag)
+    if not fits:
         element = (ctype.removesuffix("*").strip().removeprefix("const ") if ctype
                    else "a float" if tag[0] == "f" else "an integer")
         raise TypeError(f"{what} holds items of format {view.format!r} ({view.itemsize} bytes each), where C "
                         f"reads {element} ({tag[1:]} bytes each)")
+
+
+def _pb_items_match(fmt, itemsize, tag):
+    """Whether items of the struct format ``fmt`` are what C reads of the cell tag ``tag`` (see
+    _pb_check_items)."""
+    if tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
+        return True
+    order = fmt[:1]
+    fmt = fmt.lstrip("@=<>!")
+    if len(fmt) != 1 or fmt in "Bbcx":
+        return True
+    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
+    swapped = order in (">", "!") if _sys.byteorder == "little" else order == "<"
+    return not kind or kind == tag[0].replace("u", "i") and str(itemsize) == tag[1:] and not swapped
 
 
 def _pb_check_size(view, size, what):
@@ -1660,7 +1678,9 @@ cdef bint _pb_items_fit(Py_buffer *view, str tag):
     cdef const char *fmt = view.format
     if fmt == NULL:
         return True
-    while fmt[0] in b"@=<>!":
+    if fmt[0] in b"<>!":
+        return False  # a byte order: Python's check decides
+    if fmt[0] in b"@=":
         fmt += 1
     if fmt[0] == 0 or fmt[1] != 0 or fmt[0] in b"Bbcx":
         return True
@@ -1706,7 +1726,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
         exported[0] = True
         if tag and not _pb_items_fit(view, tag):
-            _pb_check_items(memoryview(value), tag, ctype, what)  # raises (the wrapper releases the export)
+            _pb_check_items(memoryview(value), tag, ctype, what)  # (the wrapper releases the export)
         address[0] = view.buf
         length[0] = view.len
     elif cells is not None and type(value) in cells:
@@ -3584,7 +3604,8 @@ A zeroed CK_VERSION, with the fields given set."""
 A view of the CK_VERSION a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_VERSION, "CK_VERSION.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_VERSION.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_VERSION, "CK_VERSION.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_VERSION(_pb_record_memory(pointer, "CK_VERSION.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_VERSION *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
@@ -3709,7 +3730,8 @@ A zeroed CK_INFO, with the fields given set."""
 A view of the CK_INFO a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_INFO, "CK_INFO.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_INFO.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_INFO, "CK_INFO.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_INFO(_pb_record_memory(pointer, "CK_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
@@ -3871,7 +3893,8 @@ A zeroed CK_SLOT_INFO, with the fields given set."""
 A view of the CK_SLOT_INFO a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SLOT_INFO, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SLOT_INFO.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SLOT_INFO, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SLOT_INFO(_pb_record_memory(pointer, "CK_SLOT_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SLOT_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
@@ -4059,7 +4082,8 @@ A zeroed CK_TOKEN_INFO, with the fields given set."""
 A view of the CK_TOKEN_INFO a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_TOKEN_INFO, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_TOKEN_INFO.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_TOKEN_INFO, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_TOKEN_INFO(_pb_record_memory(pointer, "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TOKEN_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
@@ -4276,7 +4300,8 @@ A zeroed CK_SESSION_INFO, with the fields given set."""
 A view of the CK_SESSION_INFO a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SESSION_INFO, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SESSION_INFO.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SESSION_INFO, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SESSION_INFO(_pb_record_memory(pointer, "CK_SESSION_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SESSION_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
@@ -4403,7 +4428,8 @@ A zeroed CK_ATTRIBUTE, with the fields given set."""
 A view of the CK_ATTRIBUTE a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_ATTRIBUTE, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_ATTRIBUTE.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_ATTRIBUTE, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_ATTRIBUTE(_pb_record_memory(pointer, "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ATTRIBUTE *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
@@ -4535,7 +4561,8 @@ A zeroed CK_DATE, with the fields given set."""
 A view of the CK_DATE a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_DATE, "CK_DATE.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_DATE.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_DATE, "CK_DATE.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_DATE(_pb_record_memory(pointer, "CK_DATE.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DATE *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
@@ -4677,7 +4704,8 @@ A zeroed CK_MECHANISM, with the fields given set."""
 A view of the CK_MECHANISM a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_MECHANISM, "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_MECHANISM.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_MECHANISM, "CK_MECHANISM.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_MECHANISM(_pb_record_memory(pointer, "CK_MECHANISM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_MECHANISM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
@@ -4809,7 +4837,8 @@ A zeroed CK_MECHANISM_INFO, with the fields given set."""
 A view of the CK_MECHANISM_INFO a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_MECHANISM_INFO, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_MECHANISM_INFO.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_MECHANISM_INFO, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_MECHANISM_INFO(_pb_record_memory(pointer, "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_MECHANISM_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
@@ -5065,7 +5094,8 @@ A zeroed CK_FUNCTION_LIST, with the fields given set."""
 A view of the CK_FUNCTION_LIST a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_FUNCTION_LIST, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_FUNCTION_LIST.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_FUNCTION_LIST, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_FUNCTION_LIST(_pb_record_memory(pointer, "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_FUNCTION_LIST *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
@@ -5571,7 +5601,8 @@ A zeroed CK_FUNCTION_LIST_3_0, with the fields given set."""
 A view of the CK_FUNCTION_LIST_3_0 a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_FUNCTION_LIST_3_0, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_FUNCTION_LIST_3_0.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_FUNCTION_LIST_3_0, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_FUNCTION_LIST_3_0(_pb_record_memory(pointer, "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_FUNCTION_LIST_3_0 *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
@@ -5969,7 +6000,8 @@ A zeroed CK_INTERFACE, with the fields given set."""
 A view of the CK_INTERFACE a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_INTERFACE, "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_INTERFACE.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_INTERFACE, "CK_INTERFACE.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_INTERFACE(_pb_record_memory(pointer, "CK_INTERFACE.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_INTERFACE *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
@@ -6116,7 +6148,8 @@ A zeroed CK_C_INITIALIZE_ARGS, with the fields given set."""
 A view of the CK_C_INITIALIZE_ARGS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_C_INITIALIZE_ARGS, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_C_INITIALIZE_ARGS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_C_INITIALIZE_ARGS, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_C_INITIALIZE_ARGS(_pb_record_memory(pointer, "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_C_INITIALIZE_ARGS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
@@ -6276,7 +6309,8 @@ A zeroed CK_RSA_PKCS_OAEP_PARAMS, with the fields given set."""
 A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RSA_PKCS_OAEP_PARAMS, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RSA_PKCS_OAEP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RSA_PKCS_OAEP_PARAMS, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RSA_PKCS_OAEP_PARAMS(_pb_record_memory(pointer, "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_PKCS_OAEP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -6414,7 +6448,8 @@ A zeroed CK_RSA_PKCS_PSS_PARAMS, with the fields given set."""
 A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RSA_PKCS_PSS_PARAMS, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RSA_PKCS_PSS_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RSA_PKCS_PSS_PARAMS, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RSA_PKCS_PSS_PARAMS(_pb_record_memory(pointer, "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_PKCS_PSS_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
@@ -6542,7 +6577,8 @@ A zeroed CK_ECDH1_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_ECDH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_ECDH1_DERIVE_PARAMS, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_ECDH1_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_ECDH1_DERIVE_PARAMS, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_ECDH1_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH1_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -6694,7 +6730,8 @@ A zeroed CK_ECDH2_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_ECDH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_ECDH2_DERIVE_PARAMS, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_ECDH2_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_ECDH2_DERIVE_PARAMS, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_ECDH2_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH2_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -6867,7 +6904,8 @@ A zeroed CK_ECMQV_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_ECMQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_ECMQV_DERIVE_PARAMS, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_ECMQV_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_ECMQV_DERIVE_PARAMS, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_ECMQV_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECMQV_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7033,7 +7071,8 @@ A zeroed CK_X9_42_DH1_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X9_42_DH1_DERIVE_PARAMS, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X9_42_DH1_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X9_42_DH1_DERIVE_PARAMS, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X9_42_DH1_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_DH1_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7185,7 +7224,8 @@ A zeroed CK_X9_42_DH2_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X9_42_DH2_DERIVE_PARAMS, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X9_42_DH2_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X9_42_DH2_DERIVE_PARAMS, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X9_42_DH2_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_DH2_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7358,7 +7398,8 @@ A zeroed CK_X9_42_MQV_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X9_42_MQV_DERIVE_PARAMS, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X9_42_MQV_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X9_42_MQV_DERIVE_PARAMS, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X9_42_MQV_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_MQV_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7526,7 +7567,8 @@ A zeroed CK_KEA_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_KEA_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_KEA_DERIVE_PARAMS, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_KEA_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_KEA_DERIVE_PARAMS, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_KEA_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEA_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7674,7 +7716,8 @@ A zeroed CK_RC2_CBC_PARAMS, with the fields given set."""
 A view of the CK_RC2_CBC_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RC2_CBC_PARAMS, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RC2_CBC_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RC2_CBC_PARAMS, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RC2_CBC_PARAMS(_pb_record_memory(pointer, "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC2_CBC_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7799,7 +7842,8 @@ A zeroed CK_RC2_MAC_GENERAL_PARAMS, with the fields given set."""
 A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RC2_MAC_GENERAL_PARAMS, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RC2_MAC_GENERAL_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RC2_MAC_GENERAL_PARAMS, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RC2_MAC_GENERAL_PARAMS(_pb_record_memory(pointer, "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC2_MAC_GENERAL_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
@@ -7918,7 +7962,8 @@ A zeroed CK_RC5_PARAMS, with the fields given set."""
 A view of the CK_RC5_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RC5_PARAMS, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RC5_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RC5_PARAMS, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RC5_PARAMS(_pb_record_memory(pointer, "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8041,7 +8086,8 @@ A zeroed CK_RC5_CBC_PARAMS, with the fields given set."""
 A view of the CK_RC5_CBC_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RC5_CBC_PARAMS, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RC5_CBC_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RC5_CBC_PARAMS, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RC5_CBC_PARAMS(_pb_record_memory(pointer, "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_CBC_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8171,7 +8217,8 @@ A zeroed CK_RC5_MAC_GENERAL_PARAMS, with the fields given set."""
 A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RC5_MAC_GENERAL_PARAMS, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RC5_MAC_GENERAL_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RC5_MAC_GENERAL_PARAMS, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RC5_MAC_GENERAL_PARAMS(_pb_record_memory(pointer, "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_MAC_GENERAL_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8295,7 +8342,8 @@ A zeroed CK_DES_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_DES_CBC_ENCRYPT_DATA_PARAMS, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_DES_CBC_ENCRYPT_DATA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_DES_CBC_ENCRYPT_DATA_PARAMS, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8428,7 +8476,8 @@ A zeroed CK_AES_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_AES_CBC_ENCRYPT_DATA_PARAMS, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_AES_CBC_ENCRYPT_DATA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_AES_CBC_ENCRYPT_DATA_PARAMS, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8559,7 +8608,8 @@ A zeroed CK_AES_CTR_PARAMS, with the fields given set."""
 A view of the CK_AES_CTR_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_AES_CTR_PARAMS, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_AES_CTR_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_AES_CTR_PARAMS, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_AES_CTR_PARAMS(_pb_record_memory(pointer, "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_AES_CTR_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8692,7 +8742,8 @@ A zeroed CK_GCM_PARAMS_V3, with the fields given set."""
 A view of the CK_GCM_PARAMS_V3 a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_GCM_PARAMS_V3, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_GCM_PARAMS_V3.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_GCM_PARAMS_V3, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_GCM_PARAMS_V3(_pb_record_memory(pointer, "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GCM_PARAMS_V3 *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
@@ -8841,7 +8892,8 @@ A zeroed CK_CCM_PARAMS, with the fields given set."""
 A view of the CK_CCM_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_CCM_PARAMS, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_CCM_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_CCM_PARAMS, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_CCM_PARAMS(_pb_record_memory(pointer, "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CCM_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
@@ -8986,7 +9038,8 @@ A zeroed CK_SALSA20_CHACHA20_POLY1305_PARAMS, with the fields given set."""
 A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SALSA20_CHACHA20_POLY1305_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_record_memory(pointer, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
@@ -9129,7 +9182,8 @@ A zeroed CK_GCM_MESSAGE_PARAMS, with the fields given set."""
 A view of the CK_GCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_GCM_MESSAGE_PARAMS, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_GCM_MESSAGE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_GCM_MESSAGE_PARAMS, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_GCM_MESSAGE_PARAMS(_pb_record_memory(pointer, "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GCM_MESSAGE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -9280,7 +9334,8 @@ A zeroed CK_CCM_MESSAGE_PARAMS, with the fields given set."""
 A view of the CK_CCM_MESSAGE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_CCM_MESSAGE_PARAMS, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_CCM_MESSAGE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_CCM_MESSAGE_PARAMS, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_CCM_MESSAGE_PARAMS(_pb_record_memory(pointer, "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CCM_MESSAGE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -9426,7 +9481,8 @@ A zeroed CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, with the fields given set."""
 A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_record_memory(pointer, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
@@ -9576,7 +9632,8 @@ A zeroed CK_SKIPJACK_PRIVATE_WRAP_PARAMS, with the fields given set."""
 A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SKIPJACK_PRIVATE_WRAP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_record_memory(pointer, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -9784,7 +9841,8 @@ A zeroed CK_SKIPJACK_RELAYX_PARAMS, with the fields given set."""
 A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SKIPJACK_RELAYX_PARAMS, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SKIPJACK_RELAYX_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SKIPJACK_RELAYX_PARAMS, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SKIPJACK_RELAYX_PARAMS(_pb_record_memory(pointer, "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SKIPJACK_RELAYX_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
@@ -9984,7 +10042,8 @@ A zeroed CK_CAMELLIA_CTR_PARAMS, with the fields given set."""
 A view of the CK_CAMELLIA_CTR_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_CAMELLIA_CTR_PARAMS, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_CAMELLIA_CTR_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_CAMELLIA_CTR_PARAMS, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_CAMELLIA_CTR_PARAMS(_pb_record_memory(pointer, "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CAMELLIA_CTR_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10111,7 +10170,8 @@ A zeroed CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10244,7 +10304,8 @@ A zeroed CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10377,7 +10438,8 @@ A zeroed CK_SEED_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SEED_CBC_ENCRYPT_DATA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_record_memory(pointer, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10512,7 +10574,8 @@ A zeroed CK_CHACHA20_PARAMS, with the fields given set."""
 A view of the CK_CHACHA20_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_CHACHA20_PARAMS, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_CHACHA20_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_CHACHA20_PARAMS, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_CHACHA20_PARAMS(_pb_record_memory(pointer, "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CHACHA20_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10649,7 +10712,8 @@ A zeroed CK_SALSA20_PARAMS, with the fields given set."""
 A view of the CK_SALSA20_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SALSA20_PARAMS, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SALSA20_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SALSA20_PARAMS, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SALSA20_PARAMS(_pb_record_memory(pointer, "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10789,7 +10853,8 @@ A zeroed CK_PBE_PARAMS, with the fields given set."""
 A view of the CK_PBE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_PBE_PARAMS, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_PBE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_PBE_PARAMS, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_PBE_PARAMS(_pb_record_memory(pointer, "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PBE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -10939,7 +11004,8 @@ A zeroed CK_KEY_WRAP_SET_OAEP_PARAMS, with the fields given set."""
 A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_KEY_WRAP_SET_OAEP_PARAMS, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_KEY_WRAP_SET_OAEP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_KEY_WRAP_SET_OAEP_PARAMS, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_record_memory(pointer, "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -11068,7 +11134,8 @@ A zeroed CK_SSL3_RANDOM_DATA, with the fields given set."""
 A view of the CK_SSL3_RANDOM_DATA a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SSL3_RANDOM_DATA, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SSL3_RANDOM_DATA.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SSL3_RANDOM_DATA, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SSL3_RANDOM_DATA(_pb_record_memory(pointer, "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_RANDOM_DATA *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
@@ -11203,7 +11270,8 @@ A zeroed CK_SSL3_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SSL3_MASTER_KEY_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -11345,7 +11413,8 @@ A zeroed CK_SSL3_KEY_MAT_OUT, with the fields given set."""
 A view of the CK_SSL3_KEY_MAT_OUT a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_OUT, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SSL3_KEY_MAT_OUT.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SSL3_KEY_MAT_OUT, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SSL3_KEY_MAT_OUT(_pb_record_memory(pointer, "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_KEY_MAT_OUT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
@@ -11494,7 +11563,8 @@ A zeroed CK_SSL3_KEY_MAT_PARAMS, with the fields given set."""
 A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SSL3_KEY_MAT_PARAMS, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SSL3_KEY_MAT_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SSL3_KEY_MAT_PARAMS, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SSL3_KEY_MAT_PARAMS(_pb_record_memory(pointer, "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_KEY_MAT_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
@@ -11648,7 +11718,8 @@ A zeroed CK_TLS_PRF_PARAMS, with the fields given set."""
 A view of the CK_TLS_PRF_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_TLS_PRF_PARAMS, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_TLS_PRF_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_TLS_PRF_PARAMS, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_TLS_PRF_PARAMS(_pb_record_memory(pointer, "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_PRF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
@@ -11810,7 +11881,8 @@ A zeroed CK_TLS12_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_TLS12_MASTER_KEY_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -11957,7 +12029,8 @@ A zeroed CK_TLS12_KEY_MAT_PARAMS, with the fields given set."""
 A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_TLS12_KEY_MAT_PARAMS, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_TLS12_KEY_MAT_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_TLS12_KEY_MAT_PARAMS, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_TLS12_KEY_MAT_PARAMS(_pb_record_memory(pointer, "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS12_KEY_MAT_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
@@ -12114,7 +12187,8 @@ A zeroed CK_TLS_KDF_PARAMS, with the fields given set."""
 A view of the CK_TLS_KDF_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_TLS_KDF_PARAMS, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_TLS_KDF_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_TLS_KDF_PARAMS, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_TLS_KDF_PARAMS(_pb_record_memory(pointer, "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_KDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
@@ -12266,7 +12340,8 @@ A zeroed CK_TLS_MAC_PARAMS, with the fields given set."""
 A view of the CK_TLS_MAC_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_TLS_MAC_PARAMS, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_TLS_MAC_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_TLS_MAC_PARAMS, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_TLS_MAC_PARAMS(_pb_record_memory(pointer, "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_MAC_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
@@ -12402,7 +12477,8 @@ A zeroed CK_HKDF_PARAMS, with the fields given set."""
 A view of the CK_HKDF_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_HKDF_PARAMS, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_HKDF_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_HKDF_PARAMS, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_HKDF_PARAMS(_pb_record_memory(pointer, "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_HKDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
@@ -12556,7 +12632,8 @@ A zeroed CK_WTLS_RANDOM_DATA, with the fields given set."""
 A view of the CK_WTLS_RANDOM_DATA a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_WTLS_RANDOM_DATA, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_WTLS_RANDOM_DATA.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_WTLS_RANDOM_DATA, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_WTLS_RANDOM_DATA(_pb_record_memory(pointer, "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_RANDOM_DATA *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
@@ -12693,7 +12770,8 @@ A zeroed CK_WTLS_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_WTLS_MASTER_KEY_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -12837,7 +12915,8 @@ A zeroed CK_WTLS_PRF_PARAMS, with the fields given set."""
 A view of the CK_WTLS_PRF_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_WTLS_PRF_PARAMS, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_WTLS_PRF_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_WTLS_PRF_PARAMS, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_WTLS_PRF_PARAMS(_pb_record_memory(pointer, "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_PRF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
@@ -13002,7 +13081,8 @@ A zeroed CK_WTLS_KEY_MAT_OUT, with the fields given set."""
 A view of the CK_WTLS_KEY_MAT_OUT a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_OUT, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_WTLS_KEY_MAT_OUT.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_WTLS_KEY_MAT_OUT, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_WTLS_KEY_MAT_OUT(_pb_record_memory(pointer, "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_KEY_MAT_OUT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
@@ -13139,7 +13219,8 @@ A zeroed CK_WTLS_KEY_MAT_PARAMS, with the fields given set."""
 A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_WTLS_KEY_MAT_PARAMS, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_WTLS_KEY_MAT_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_WTLS_KEY_MAT_PARAMS, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_WTLS_KEY_MAT_PARAMS(_pb_record_memory(pointer, "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_KEY_MAT_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
@@ -13293,7 +13374,8 @@ A zeroed CK_PRF_DATA_PARAM, with the fields given set."""
 A view of the CK_PRF_DATA_PARAM a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_PRF_DATA_PARAM, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_PRF_DATA_PARAM.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_PRF_DATA_PARAM, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_PRF_DATA_PARAM(_pb_record_memory(pointer, "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PRF_DATA_PARAM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
@@ -13423,7 +13505,8 @@ A zeroed CK_SP800_108_COUNTER_FORMAT, with the fields given set."""
 A view of the CK_SP800_108_COUNTER_FORMAT a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SP800_108_COUNTER_FORMAT, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SP800_108_COUNTER_FORMAT.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SP800_108_COUNTER_FORMAT, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SP800_108_COUNTER_FORMAT(_pb_record_memory(pointer, "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_COUNTER_FORMAT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
@@ -13544,7 +13627,8 @@ A zeroed CK_SP800_108_DKM_LENGTH_FORMAT, with the fields given set."""
 A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SP800_108_DKM_LENGTH_FORMAT, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SP800_108_DKM_LENGTH_FORMAT, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT(_pb_record_memory(pointer, "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_DKM_LENGTH_FORMAT *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
@@ -13668,7 +13752,8 @@ A zeroed CK_DERIVED_KEY, with the fields given set."""
 A view of the CK_DERIVED_KEY a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_DERIVED_KEY, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_DERIVED_KEY.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_DERIVED_KEY, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_DERIVED_KEY(_pb_record_memory(pointer, "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DERIVED_KEY *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
@@ -13814,7 +13899,8 @@ A zeroed CK_SP800_108_KDF_PARAMS, with the fields given set."""
 A view of the CK_SP800_108_KDF_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SP800_108_KDF_PARAMS, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SP800_108_KDF_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SP800_108_KDF_PARAMS, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SP800_108_KDF_PARAMS(_pb_record_memory(pointer, "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_KDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
@@ -13968,7 +14054,8 @@ A zeroed CK_SP800_108_FEEDBACK_KDF_PARAMS, with the fields given set."""
 A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_SP800_108_FEEDBACK_KDF_PARAMS, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_SP800_108_FEEDBACK_KDF_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_SP800_108_FEEDBACK_KDF_PARAMS, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_record_memory(pointer, "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
@@ -14137,7 +14224,8 @@ A zeroed CK_CMS_SIG_PARAMS, with the fields given set."""
 A view of the CK_CMS_SIG_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_CMS_SIG_PARAMS, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_CMS_SIG_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_CMS_SIG_PARAMS, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_CMS_SIG_PARAMS(_pb_record_memory(pointer, "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CMS_SIG_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
@@ -14311,7 +14399,8 @@ A zeroed CK_KEY_DERIVATION_STRING_DATA, with the fields given set."""
 A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_KEY_DERIVATION_STRING_DATA, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_KEY_DERIVATION_STRING_DATA.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_KEY_DERIVATION_STRING_DATA, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_KEY_DERIVATION_STRING_DATA(_pb_record_memory(pointer, "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEY_DERIVATION_STRING_DATA *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
@@ -14447,7 +14536,8 @@ A zeroed CK_PKCS5_PBKD2_PARAMS, with the fields given set."""
 A view of the CK_PKCS5_PBKD2_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_PKCS5_PBKD2_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_PKCS5_PBKD2_PARAMS(_pb_record_memory(pointer, "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PKCS5_PBKD2_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
@@ -14640,7 +14730,8 @@ A zeroed CK_PKCS5_PBKD2_PARAMS2, with the fields given set."""
 A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS2, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_PKCS5_PBKD2_PARAMS2.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_PKCS5_PBKD2_PARAMS2, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_PKCS5_PBKD2_PARAMS2(_pb_record_memory(pointer, "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PKCS5_PBKD2_PARAMS2 *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
@@ -14809,7 +14900,8 @@ A zeroed CK_OTP_PARAM, with the fields given set."""
 A view of the CK_OTP_PARAM a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_OTP_PARAM, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_OTP_PARAM.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_OTP_PARAM, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_OTP_PARAM(_pb_record_memory(pointer, "CK_OTP_PARAM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_PARAM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
@@ -14939,7 +15031,8 @@ A zeroed CK_OTP_PARAMS, with the fields given set."""
 A view of the CK_OTP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_OTP_PARAMS, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_OTP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_OTP_PARAMS, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_OTP_PARAMS(_pb_record_memory(pointer, "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -15064,7 +15157,8 @@ A zeroed CK_OTP_SIGNATURE_INFO, with the fields given set."""
 A view of the CK_OTP_SIGNATURE_INFO a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_OTP_SIGNATURE_INFO, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_OTP_SIGNATURE_INFO.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_OTP_SIGNATURE_INFO, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_OTP_SIGNATURE_INFO(_pb_record_memory(pointer, "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_SIGNATURE_INFO *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
@@ -15193,7 +15287,8 @@ A zeroed CK_KIP_PARAMS, with the fields given set."""
 A view of the CK_KIP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_KIP_PARAMS, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_KIP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_KIP_PARAMS, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_KIP_PARAMS(_pb_record_memory(pointer, "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KIP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -15335,7 +15430,8 @@ A zeroed CK_DSA_PARAMETER_GEN_PARAM, with the fields given set."""
 A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_DSA_PARAMETER_GEN_PARAM, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_DSA_PARAMETER_GEN_PARAM.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_DSA_PARAMETER_GEN_PARAM, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_DSA_PARAMETER_GEN_PARAM(_pb_record_memory(pointer, "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DSA_PARAMETER_GEN_PARAM *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
@@ -15467,7 +15563,8 @@ A zeroed CK_ECDH_AES_KEY_WRAP_PARAMS, with the fields given set."""
 A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_ECDH_AES_KEY_WRAP_PARAMS, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_ECDH_AES_KEY_WRAP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_ECDH_AES_KEY_WRAP_PARAMS, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_record_memory(pointer, "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -15595,7 +15692,8 @@ A zeroed CK_RSA_AES_KEY_WRAP_PARAMS, with the fields given set."""
 A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_RSA_AES_KEY_WRAP_PARAMS, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_RSA_AES_KEY_WRAP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_RSA_AES_KEY_WRAP_PARAMS, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS(_pb_record_memory(pointer, "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_AES_KEY_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -15726,7 +15824,8 @@ A zeroed CK_GOSTR3410_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_GOSTR3410_DERIVE_PARAMS, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_GOSTR3410_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_GOSTR3410_DERIVE_PARAMS, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_GOSTR3410_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GOSTR3410_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -15870,7 +15969,8 @@ A zeroed CK_GOSTR3410_KEY_WRAP_PARAMS, with the fields given set."""
 A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_GOSTR3410_KEY_WRAP_PARAMS, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_GOSTR3410_KEY_WRAP_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_GOSTR3410_KEY_WRAP_PARAMS, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_record_memory(pointer, "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16010,7 +16110,8 @@ A zeroed CK_EDDSA_PARAMS, with the fields given set."""
 A view of the CK_EDDSA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_EDDSA_PARAMS, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_EDDSA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_EDDSA_PARAMS, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_EDDSA_PARAMS(_pb_record_memory(pointer, "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_EDDSA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16133,7 +16234,8 @@ A zeroed CK_XEDDSA_PARAMS, with the fields given set."""
 A view of the CK_XEDDSA_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_XEDDSA_PARAMS, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_XEDDSA_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_XEDDSA_PARAMS, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_XEDDSA_PARAMS(_pb_record_memory(pointer, "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_XEDDSA_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16259,7 +16361,8 @@ A zeroed CK_X3DH_INITIATE_PARAMS, with the fields given set."""
 A view of the CK_X3DH_INITIATE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X3DH_INITIATE_PARAMS, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X3DH_INITIATE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X3DH_INITIATE_PARAMS, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X3DH_INITIATE_PARAMS(_pb_record_memory(pointer, "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X3DH_INITIATE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16411,7 +16514,8 @@ A zeroed CK_X3DH_RESPOND_PARAMS, with the fields given set."""
 A view of the CK_X3DH_RESPOND_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X3DH_RESPOND_PARAMS, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X3DH_RESPOND_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X3DH_RESPOND_PARAMS, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X3DH_RESPOND_PARAMS(_pb_record_memory(pointer, "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X3DH_RESPOND_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16578,7 +16682,8 @@ A zeroed CK_X2RATCHET_INITIALIZE_PARAMS, with the fields given set."""
 A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X2RATCHET_INITIALIZE_PARAMS, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X2RATCHET_INITIALIZE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X2RATCHET_INITIALIZE_PARAMS, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS(_pb_record_memory(pointer, "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X2RATCHET_INITIALIZE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16730,7 +16835,8 @@ A zeroed CK_X2RATCHET_RESPOND_PARAMS, with the fields given set."""
 A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_X2RATCHET_RESPOND_PARAMS, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_X2RATCHET_RESPOND_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_X2RATCHET_RESPOND_PARAMS, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_X2RATCHET_RESPOND_PARAMS(_pb_record_memory(pointer, "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X2RATCHET_RESPOND_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
@@ -16878,7 +16984,8 @@ A zeroed CK_NSS_JPAKEPublicValue, with the fields given set."""
 A view of the CK_NSS_JPAKEPublicValue a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_JPAKEPublicValue, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_JPAKEPublicValue.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_JPAKEPublicValue, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_JPAKEPublicValue(_pb_record_memory(pointer, "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKEPublicValue *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
@@ -17026,7 +17133,8 @@ A zeroed CK_NSS_JPAKERound1Params, with the fields given set."""
 A view of the CK_NSS_JPAKERound1Params a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_JPAKERound1Params, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_JPAKERound1Params.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_JPAKERound1Params, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_JPAKERound1Params(_pb_record_memory(pointer, "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKERound1Params *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
@@ -17165,7 +17273,8 @@ A zeroed CK_NSS_JPAKERound2Params, with the fields given set."""
 A view of the CK_NSS_JPAKERound2Params a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_JPAKERound2Params, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_JPAKERound2Params.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_JPAKERound2Params, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_JPAKERound2Params(_pb_record_memory(pointer, "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKERound2Params *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
@@ -17321,7 +17430,8 @@ A zeroed CK_NSS_JPAKEFinalParams, with the fields given set."""
 A view of the CK_NSS_JPAKEFinalParams a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_JPAKEFinalParams, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_JPAKEFinalParams.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_JPAKEFinalParams, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_JPAKEFinalParams(_pb_record_memory(pointer, "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKEFinalParams *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
@@ -17446,7 +17556,8 @@ A zeroed CK_NSS_MAC_CONSTANT_TIME_PARAMS, with the fields given set."""
 A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_MAC_CONSTANT_TIME_PARAMS, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_MAC_CONSTANT_TIME_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_MAC_CONSTANT_TIME_PARAMS, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_record_memory(pointer, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
@@ -17580,7 +17691,8 @@ A zeroed CK_NSS_AEAD_PARAMS, with the fields given set."""
 A view of the CK_NSS_AEAD_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_AEAD_PARAMS, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_AEAD_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_AEAD_PARAMS, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_AEAD_PARAMS(_pb_record_memory(pointer, "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_AEAD_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
@@ -17726,7 +17838,8 @@ A zeroed CK_NSS_HKDFParams, with the fields given set."""
 A view of the CK_NSS_HKDFParams a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_HKDFParams, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_HKDFParams.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_HKDFParams, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_HKDFParams(_pb_record_memory(pointer, "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_HKDFParams *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
@@ -17873,7 +17986,8 @@ A zeroed CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -18016,7 +18130,8 @@ A zeroed CK_NSS_IKE_PRF_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_IKE_PRF_DERIVE_PARAMS, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_IKE_PRF_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_IKE_PRF_DERIVE_PARAMS, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -18177,7 +18292,8 @@ A zeroed CK_NSS_IKE1_PRF_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_IKE1_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_IKE1_PRF_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_IKE1_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -18333,7 +18449,8 @@ A zeroed CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, with the fields given set."""
 A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -18468,7 +18585,8 @@ A zeroed CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, with the fields given set
 A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_record_memory(pointer, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
@@ -18606,7 +18724,8 @@ A zeroed CK_NSS_MODULE_FUNCTIONS, with the fields given set."""
 A view of the CK_NSS_MODULE_FUNCTIONS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_MODULE_FUNCTIONS, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_MODULE_FUNCTIONS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_MODULE_FUNCTIONS, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_MODULE_FUNCTIONS(_pb_record_memory(pointer, "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_MODULE_FUNCTIONS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
@@ -18729,7 +18848,8 @@ A zeroed CK_NSS_FIPS_FUNCTIONS, with the fields given set."""
 A view of the CK_NSS_FIPS_FUNCTIONS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_FIPS_FUNCTIONS, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_FIPS_FUNCTIONS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_FIPS_FUNCTIONS, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_FIPS_FUNCTIONS(_pb_record_memory(pointer, "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_FIPS_FUNCTIONS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
@@ -18858,7 +18978,8 @@ A zeroed CK_NSS_GCM_PARAMS, with the fields given set."""
 A view of the CK_NSS_GCM_PARAMS a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, CK_NSS_GCM_PARAMS, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < CK_NSS_GCM_PARAMS.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, CK_NSS_GCM_PARAMS, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
             return _pb_at_CK_NSS_GCM_PARAMS(_pb_record_memory(pointer, "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_GCM_PARAMS *', "void *"):
             _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")

@@ -143,21 +143,39 @@ def _pb_buffer_of(value, what, writable, wanted=None):
     return view
 
 
+#: whether a buffer's items are what C reads, by (their format, the cell tag of C's type): see
+#: _pb_check_items, which worked it out on every call
+_pb_fitting_items: dict = {}
+
+
 def _pb_check_items(view, tag, ctype, what):
     """Refuse a buffer whose items are numbers of another kind or size than C reads (``tag``,
-    a cell's: ``f8`` for double): an ``array("i")`` given for a ``double *`` had C read the
-    ints' bits as doubles. Bytes of either sign or of chars, and what is no single number
-    (a struct's format), are memory of any type, taken as such; so is any buffer where C
-    reads bytes (``void *``, characters) or a type of no cell."""
-    fmt = view.format.lstrip("@=<>!")
-    if len(fmt) != 1 or fmt in "Bbcx" or tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
-        return
-    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
-    if kind and (kind != tag[0].replace("u", "i") or str(view.itemsize) != tag[1:]):
+    a cell's: ``f8`` for double), or of the other byte order: an ``array("i")`` given for a
+    ``double *`` had C read the ints' bits as doubles. Bytes of either sign or of chars, and
+    what is no single number (a struct's format), are memory of any type, taken as such; so
+    is any buffer where C reads bytes (``void *``, characters) or a type of no cell."""
+    fits = _pb_fitting_items.get((view.format, tag))
+    if fits is None:
+        fits = _pb_fitting_items[(view.format, tag)] = _pb_items_match(view.format, view.itemsize, tag)
+    if not fits:
         element = (ctype.removesuffix("*").strip().removeprefix("const ") if ctype
                    else "a float" if tag[0] == "f" else "an integer")
         raise TypeError(f"{what} holds items of format {view.format!r} ({view.itemsize} bytes each), where C "
                         f"reads {element} ({tag[1:]} bytes each)")
+
+
+def _pb_items_match(fmt, itemsize, tag):
+    """Whether items of the struct format ``fmt`` are what C reads of the cell tag ``tag`` (see
+    _pb_check_items)."""
+    if tag[:1] not in ("i", "u", "f") or tag[1:] not in ("2", "4", "8"):
+        return True
+    order = fmt[:1]
+    fmt = fmt.lstrip("@=<>!")
+    if len(fmt) != 1 or fmt in "Bbcx":
+        return True
+    kind = "f" if fmt in "efd" else "i" if fmt in "hHiIlLqQnN?" else ""
+    swapped = order in (">", "!") if _sys.byteorder == "little" else order == "<"
+    return not kind or kind == tag[0].replace("u", "i") and str(itemsize) == tag[1:] and not swapped
 
 
 def _pb_check_size(view, size, what):
@@ -1507,7 +1525,9 @@ cdef bint _pb_items_fit(Py_buffer *view, str tag):
     cdef const char *fmt = view.format
     if fmt == NULL:
         return True
-    while fmt[0] in b"@=<>!":
+    if fmt[0] in b"<>!":
+        return False  # a byte order: Python's check decides
+    if fmt[0] in b"@=":
         fmt += 1
     if fmt[0] == 0 or fmt[1] != 0 or fmt[0] in b"Bbcx":
         return True
@@ -1553,7 +1573,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
         exported[0] = True
         if tag and not _pb_items_fit(view, tag):
-            _pb_check_items(memoryview(value), tag, ctype, what)  # raises (the wrapper releases the export)
+            _pb_check_items(memoryview(value), tag, ctype, what)  # (the wrapper releases the export)
         address[0] = view.buf
         length[0] = view.len
     elif cells is not None and type(value) in cells:
@@ -1973,7 +1993,8 @@ A zeroed point, with the fields given set."""
 A view of the point a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, point, "point.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < point.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, point, "point.from_pointer: argument 1 (pointer)")
             return _pb_at_point(_pb_record_memory(pointer, "point.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct point *', "void *"):
             _pb_check_pointed(pointer, 'struct point *', "point.from_pointer: argument 1 (pointer)")
@@ -2094,7 +2115,8 @@ A zeroed segment, with the fields given set."""
 A view of the segment a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, segment, "segment.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < segment.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, segment, "segment.from_pointer: argument 1 (pointer)")
             return _pb_at_segment(_pb_record_memory(pointer, "segment.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct segment *', "void *"):
             _pb_check_pointed(pointer, 'struct segment *', "segment.from_pointer: argument 1 (pointer)")
@@ -2240,7 +2262,8 @@ A zeroed variant_as, with the fields given set."""
 A view of the variant_as a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, variant_as, "variant_as.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < variant_as.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, variant_as, "variant_as.from_pointer: argument 1 (pointer)")
             return _pb_at_variant_as(_pb_record_memory(pointer, "variant_as.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('union <anonymous at records.h:18:5> *', "void *"):
             _pb_check_pointed(pointer, 'union <anonymous at records.h:18:5> *', "variant_as.from_pointer: argument 1 (pointer)")
@@ -2385,7 +2408,8 @@ A zeroed variant, with the fields given set."""
 A view of the variant a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, variant, "variant.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < variant.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, variant, "variant.from_pointer: argument 1 (pointer)")
             return _pb_at_variant(_pb_record_memory(pointer, "variant.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('variant *', "void *"):
             _pb_check_pointed(pointer, 'variant *', "variant.from_pointer: argument 1 (pointer)")
@@ -2523,7 +2547,8 @@ A zeroed number, with the fields given set."""
 A view of the number a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, number, "number.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < number.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, number, "number.from_pointer: argument 1 (pointer)")
             return _pb_at_number(_pb_record_memory(pointer, "number.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('union number *', "void *"):
             _pb_check_pointed(pointer, 'union number *', "number.from_pointer: argument 1 (pointer)")
@@ -2662,7 +2687,8 @@ A zeroed message, with the fields given set."""
 A view of the message a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, message, "message.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < message.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, message, "message.from_pointer: argument 1 (pointer)")
             return _pb_at_message(_pb_record_memory(pointer, "message.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct message *', "void *"):
             _pb_check_pointed(pointer, 'struct message *', "message.from_pointer: argument 1 (pointer)")
@@ -2785,7 +2811,8 @@ A zeroed node, with the fields given set."""
 A view of the node a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, node, "node.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < node.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, node, "node.from_pointer: argument 1 (pointer)")
             return _pb_at_node(_pb_record_memory(pointer, "node.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct node *', "void *"):
             _pb_check_pointed(pointer, 'struct node *', "node.from_pointer: argument 1 (pointer)")
@@ -2935,7 +2962,8 @@ A zeroed matrix, with the fields given set."""
 A view of the matrix a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, matrix, "matrix.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < matrix.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, matrix, "matrix.from_pointer: argument 1 (pointer)")
             return _pb_at_matrix(_pb_record_memory(pointer, "matrix.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct matrix *', "void *"):
             _pb_check_pointed(pointer, 'struct matrix *', "matrix.from_pointer: argument 1 (pointer)")
@@ -3042,7 +3070,8 @@ A zeroed unwind_buf_t, with the fields given set."""
 A view of the unwind_buf_t a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, unwind_buf_t, "unwind_buf_t.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < unwind_buf_t.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, unwind_buf_t, "unwind_buf_t.from_pointer: argument 1 (pointer)")
             return _pb_at_unwind_buf_t(_pb_record_memory(pointer, "unwind_buf_t.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('unwind_buf_t *', "void *"):
             _pb_check_pointed(pointer, 'unwind_buf_t *', "unwind_buf_t.from_pointer: argument 1 (pointer)")
@@ -3181,7 +3210,8 @@ A zeroed holds_aligned, with the fields given set."""
 A view of the holds_aligned a Pointer (or a record of another class that begins as
 this one does) points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
         if isinstance(pointer, _pb_Record):
-            _pb_check_recast(pointer, holds_aligned, "holds_aligned.from_pointer: argument 1 (pointer)")
+            if type(pointer).sizeof < holds_aligned.sizeof:  # the check raises; a closed one, below
+                _pb_check_recast(pointer, holds_aligned, "holds_aligned.from_pointer: argument 1 (pointer)")
             return _pb_at_holds_aligned(_pb_record_memory(pointer, "holds_aligned.from_pointer: argument 1 (pointer)"), pointer)
         if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct holds_aligned *', "void *"):
             _pb_check_pointed(pointer, 'struct holds_aligned *', "holds_aligned.from_pointer: argument 1 (pointer)")
