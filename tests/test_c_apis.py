@@ -2215,6 +2215,7 @@ def test_a_bool_member_holding_another_byte_reads_as_true(capi):
     assert made.flag is True and made.byte == 5 and made.flags == [True, False]
     assert repr(made) == "capi_punned(flag=True, byte=5, flags=[True, False])"
     assert capi.capi_punned_of(0).flag is False and capi.capi_punned(byte=5).flag is True
+    assert capi.capi_odd_switches()[:2] == [True, False] and capi.capi_odd_switches()[0] is True  # through a Pointer
 
 
 def test_numbers_counted_by_num_and_their_name(capi):

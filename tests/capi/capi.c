@@ -129,6 +129,8 @@ static const capi_color palette[] = {CAPI_GREEN, CAPI_RED, (capi_color)3};
 const capi_color *capi_palette(void) { return palette; }
 static const _Bool switches[] = {1, 0, 1};
 const _Bool *capi_switches(void) { return switches; }
+static unsigned char odd_switches[2] = {5, 0};
+const _Bool *capi_odd_switches(void) { return (const _Bool *)(void *)odd_switches; }
 int capi_row_sum(int **r, int row) { return r[row][0] + r[row][1] + r[row][2]; }
 
 capi_color capi_mix(int bits) { return (capi_color)bits; }

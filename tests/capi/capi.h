@@ -235,6 +235,8 @@ const char *const *capi_names(void);
 const double *capi_reals(void);
 const capi_color *capi_palette(void);
 const _Bool *capi_switches(void);
+/* _Bools holding the bytes 5 and 0 (written through another type): C reads true, false. */
+const _Bool *capi_odd_switches(void);
 int capi_row_sum(int **rows, int row);
 
 /* Lengths the header states by naming them after the pointer before. */

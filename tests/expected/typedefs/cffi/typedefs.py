@@ -1792,6 +1792,8 @@ def _pb_read_elements(pointer, element, start, count, owner):
     kind, typed, members = element
     if kind == "char":
         return _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]
+    if kind == "bool":  # a byte other than 0 or 1 reads as true, as C reads it (cffi raises)
+        return [byte != 0 for byte in _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]]
     items = _ffi.cast(typed, pointer)
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
