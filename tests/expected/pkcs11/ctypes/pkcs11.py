@@ -1141,8 +1141,8 @@ _pb_release_buffer.restype = None
 
 
 class _pb_ReadOnly(_ct.c_void_p):
-    """The address of the read-only memory a contiguous view holds (a slice of bytes, a
-    read-only mmap), the memory held for as long as this object is.  ctypes takes the address
+    """The address of the read-only memory a contiguous view holds (a memoryview slice of
+    bytes, a read-only mmap), the memory held for as long as this object is.  ctypes takes the address
     of writable memory only, and a copy of the bytes is at another address: oniguruma's
     ``onig_search(reg, start, end, ...)``, given a pattern and a slice of it as its end, read
     from one copy to the other, as Cython and cffi did not."""
