@@ -467,7 +467,7 @@ def _counted_arguments(module: Module, target: TargetInfo, function: FunctionTyp
         if arg.kind not in ("pointer", "string") or args[i + 1].kind != "int":
             continue
         unit = length_unit(names[i], names[i + 1], others)
-        if unit is None and not names[i] and not names[i + 1] and _is_size_t(module, args[i + 1].ctype):
+        if unit is None and not names[i] and not names[i + 1] and _is_size_like(module, args[i + 1].ctype):
             # neither named (libpng's png_rw_ptr: png_structp, png_bytep, size_t): a size_t right
             # after a buffer is its size, as for a function's parameters (see _bounds)
             unit = "items"
@@ -880,7 +880,7 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         bound = _may_bound(module, pointer, length, explicit)
         integer = length.ctype if bound == "value" else _pointee(module, length.ctype) if bound else None
         if (unit is None and pointer.c_name is None and length.c_name is None and pointer.kind != "cstring"
-                and integer is not None and _is_size_t(module, integer)
+                and integer is not None and _is_size_like(module, integer)
                 and (bound == "value" or _holds_units(module, pointer))):
             # neither named (pcre2's, libmagic's and mpfr's prototypes): a size_t right after a
             # buffer is its size, as C's own (void *, size_t) pairs are (and libzip's void *,
@@ -964,9 +964,9 @@ def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str],
     return owners[0].index if len(owners) == 1 else None
 
 
-def _is_size_t(module: Module, ctype: CType) -> bool:
-    """Whether ``ctype`` is ``size_t``, or a typedef of it (pcre2's ``PCRE2_SIZE``), or of
-    ``uint64_t`` (libzip's ``zip_uint64_t``, a size wherever it follows a buffer)."""
+def _is_size_like(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is ``size_t`` or ``uint64_t``, or a typedef of one (pcre2's
+    ``PCRE2_SIZE``, libzip's ``zip_uint64_t``): a size wherever it follows a buffer."""
     while isinstance(ctype, TypedefRef):
         if ctype.name in ("size_t", "uint64_t"):
             return True
