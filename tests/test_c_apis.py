@@ -144,6 +144,19 @@ def test_returned_record_pointers_are_views_of_the_library_memory(capi):
     root.value = 1
 
 
+def test_records_are_equal_when_they_are_one_c_object(capi):
+    # as C's == of two pointers: a callback can tell which of the user's records it was given
+    root, again = capi.capi_tree(), capi.capi_tree()
+    assert again is not root and again == root and hash(again) == hash(root)
+    found = capi.capi_find(root, "b")
+    assert found != root and found == capi.capi_find(again, "b") and len({root, again, found}) == 2
+    own = capi.capi_node(value=1)
+    assert own == own and capi.capi_node.from_pointer(own) == own
+    assert hash(capi.capi_node.from_pointer(own)) == hash(own)
+    assert own != capi.capi_node(value=1)  # equal bytes, two objects of C
+    assert own != capi.capi_pair() and (own == 1) is False  # another class is another object
+
+
 # ---- strings --------------------------------------------------------------------
 
 def test_str_goes_in_as_utf8_where_c_reads_characters(capi):

@@ -80,10 +80,11 @@ def test_the_functions_a_section_defines_are_what_a_parse_finds():
                                         "_pb_Record", "_pb_Cell"}),
     # each FFI's module defines how it reads an address and reads and writes the elements of
     # Pointers, the FunctionPointer class and how a record keeps what it is given (and reads it
-    # back), and what the library's memory keeps
+    # back) and where its memory is, and what the library's memory keeps
     (("conversions", "argument_checks", "callbacks", "checks", "records"), {
         "_operator", "_sys", "_threading", "_pb_address", "_pb_elements", "_pb_element_limits", "_pb_read_elements",
-        "_pb_write_elements", "FunctionPointer", "_pb_keep_record", "_pb_record_kept", "_pb_library_kept"}),
+        "_pb_write_elements", "FunctionPointer", "_pb_keep_record", "_pb_record_kept", "_pb_library_kept",
+        "_pb_record_address"}),
 ], ids=["cython", "ffi"])
 def test_the_sections_need_only_what_every_generated_module_imports(names, outside):
     # Pasted into a module that does not import pegbind: every global they

@@ -62,6 +62,8 @@ if TYPE_CHECKING:
 
     def _pb_record_kept(record: object, name: object) -> object: ...
 
+    def _pb_record_address(record: object) -> int: ...
+
     # how each FFI passes a variadic function's extra arguments (see the varargs section)
     _PB_VA_BITS = 64
 
@@ -1123,6 +1125,18 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
+
+    def __eq__(self, other, /):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        if _pb_is_closed(self) or _pb_is_closed(other):
+            return self is other
+        return _pb_record_address(self) == _pb_record_address(other)
+
+    def __hash__(self):
+        return id(self) if _pb_is_closed(self) else hash(_pb_record_address(self))
 
 
 def _pb_missing(message):

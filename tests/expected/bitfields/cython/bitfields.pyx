@@ -1765,6 +1765,16 @@ cdef class flags:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<flags>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -1923,6 +1933,16 @@ cdef class mixed_bits:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<mixed_bits>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2088,6 +2108,16 @@ cdef class packed_header:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<packed_header>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2213,6 +2243,16 @@ cdef class pack2:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<pack2>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2346,6 +2386,16 @@ cdef class attr_packed:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<attr_packed>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2467,6 +2517,16 @@ cdef class attr_aligned:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<attr_aligned>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2587,6 +2647,16 @@ cdef class after_pop:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<after_pop>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)

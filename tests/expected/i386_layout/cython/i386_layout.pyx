@@ -1774,6 +1774,16 @@ cdef class mixed:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<mixed>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -1927,6 +1937,16 @@ cdef class uapi_event:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<uapi_event>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)

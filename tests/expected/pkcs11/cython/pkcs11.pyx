@@ -3570,6 +3570,16 @@ cdef class CK_VERSION:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_VERSION>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -3689,6 +3699,16 @@ cdef class CK_INFO:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_INFO>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3853,6 +3873,16 @@ cdef class CK_SLOT_INFO:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SLOT_INFO>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -4015,6 +4045,16 @@ cdef class CK_TOKEN_INFO:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_TOKEN_INFO>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4262,6 +4302,16 @@ cdef class CK_SESSION_INFO:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SESSION_INFO>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -4391,6 +4441,16 @@ cdef class CK_ATTRIBUTE:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_ATTRIBUTE>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4524,6 +4584,16 @@ cdef class CK_DATE:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_DATE>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4668,6 +4738,16 @@ cdef class CK_MECHANISM:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_MECHANISM>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -4801,6 +4881,16 @@ cdef class CK_MECHANISM_INFO:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_MECHANISM_INFO>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -4925,6 +5015,16 @@ cdef class CK_FUNCTION_LIST:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_FUNCTION_LIST>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5384,6 +5484,16 @@ cdef class CK_FUNCTION_LIST_3_0:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_FUNCTION_LIST_3_0>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5964,6 +6074,16 @@ cdef class CK_INTERFACE:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_INTERFACE>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6103,6 +6223,16 @@ cdef class CK_C_INITIALIZE_ARGS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_C_INITIALIZE_ARGS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6269,6 +6399,16 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RSA_PKCS_OAEP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6412,6 +6552,16 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RSA_PKCS_PSS_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6536,6 +6686,16 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_ECDH1_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6681,6 +6841,16 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_ECDH2_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6853,6 +7023,16 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_ECMQV_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7031,6 +7211,16 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X9_42_DH1_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7175,6 +7365,16 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X9_42_DH2_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7347,6 +7547,16 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X9_42_MQV_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7525,6 +7735,16 @@ cdef class CK_KEA_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_KEA_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7682,6 +7902,16 @@ cdef class CK_RC2_CBC_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RC2_CBC_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7808,6 +8038,16 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RC2_MAC_GENERAL_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7928,6 +8168,16 @@ cdef class CK_RC5_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RC5_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8047,6 +8297,16 @@ cdef class CK_RC5_CBC_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RC5_CBC_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8181,6 +8441,16 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RC5_MAC_GENERAL_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8305,6 +8575,16 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_DES_CBC_ENCRYPT_DATA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8440,6 +8720,16 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_AES_CBC_ENCRYPT_DATA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8574,6 +8864,16 @@ cdef class CK_AES_CTR_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_AES_CTR_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8699,6 +8999,16 @@ cdef class CK_GCM_PARAMS_V3:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_GCM_PARAMS_V3>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8850,6 +9160,16 @@ cdef class CK_CCM_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_CCM_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9000,6 +9320,16 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SALSA20_CHACHA20_POLY1305_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9139,6 +9469,16 @@ cdef class CK_GCM_MESSAGE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_GCM_MESSAGE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9289,6 +9629,16 @@ cdef class CK_CCM_MESSAGE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_CCM_MESSAGE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9445,6 +9795,16 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9579,6 +9939,16 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SKIPJACK_PRIVATE_WRAP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9782,6 +10152,16 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SKIPJACK_RELAYX_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10008,6 +10388,16 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_CAMELLIA_CTR_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10133,6 +10523,16 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10268,6 +10668,16 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_ARIA_CBC_ENCRYPT_DATA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10402,6 +10812,16 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SEED_CBC_ENCRYPT_DATA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10535,6 +10955,16 @@ cdef class CK_CHACHA20_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_CHACHA20_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10676,6 +11106,16 @@ cdef class CK_SALSA20_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SALSA20_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10810,6 +11250,16 @@ cdef class CK_PBE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_PBE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10968,6 +11418,16 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_KEY_WRAP_SET_OAEP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11095,6 +11555,16 @@ cdef class CK_SSL3_RANDOM_DATA:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SSL3_RANDOM_DATA>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11236,6 +11706,16 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SSL3_MASTER_KEY_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11370,6 +11850,16 @@ cdef class CK_SSL3_KEY_MAT_OUT:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SSL3_KEY_MAT_OUT>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11520,6 +12010,16 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SSL3_KEY_MAT_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11675,6 +12175,16 @@ cdef class CK_TLS_PRF_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_TLS_PRF_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11845,6 +12355,16 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_TLS12_MASTER_KEY_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11984,6 +12504,16 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_TLS12_KEY_MAT_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12145,6 +12675,16 @@ cdef class CK_TLS_KDF_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_TLS_KDF_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12304,6 +12844,16 @@ cdef class CK_TLS_MAC_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_TLS_MAC_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12428,6 +12978,16 @@ cdef class CK_HKDF_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_HKDF_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12594,6 +13154,16 @@ cdef class CK_WTLS_RANDOM_DATA:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_WTLS_RANDOM_DATA>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12734,6 +13304,16 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_WTLS_MASTER_KEY_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12870,6 +13450,16 @@ cdef class CK_WTLS_PRF_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_WTLS_PRF_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13045,6 +13635,16 @@ cdef class CK_WTLS_KEY_MAT_OUT:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_WTLS_KEY_MAT_OUT>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13172,6 +13772,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_WTLS_KEY_MAT_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13338,6 +13948,16 @@ cdef class CK_PRF_DATA_PARAM:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_PRF_DATA_PARAM>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13471,6 +14091,16 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SP800_108_COUNTER_FORMAT>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13590,6 +14220,16 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SP800_108_DKM_LENGTH_FORMAT>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13715,6 +14355,16 @@ cdef class CK_DERIVED_KEY:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_DERIVED_KEY>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13858,6 +14508,16 @@ cdef class CK_SP800_108_KDF_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SP800_108_KDF_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14009,6 +14669,16 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_SP800_108_FEEDBACK_KDF_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14177,6 +14847,16 @@ cdef class CK_CMS_SIG_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_CMS_SIG_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14365,6 +15045,16 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_KEY_DERIVATION_STRING_DATA>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14487,6 +15177,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_PKCS5_PBKD2_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14682,6 +15382,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_PKCS5_PBKD2_PARAMS2>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14864,6 +15574,16 @@ cdef class CK_OTP_PARAM:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_OTP_PARAM>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14997,6 +15717,16 @@ cdef class CK_OTP_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_OTP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15123,6 +15853,16 @@ cdef class CK_OTP_SIGNATURE_INFO:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_OTP_SIGNATURE_INFO>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15248,6 +15988,16 @@ cdef class CK_KIP_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_KIP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15392,6 +16142,16 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_DSA_PARAMETER_GEN_PARAM>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15524,6 +16284,16 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_ECDH_AES_KEY_WRAP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15658,6 +16428,16 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_RSA_AES_KEY_WRAP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15783,6 +16563,16 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_GOSTR3410_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15929,6 +16719,16 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_GOSTR3410_KEY_WRAP_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16074,6 +16874,16 @@ cdef class CK_EDDSA_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_EDDSA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16202,6 +17012,16 @@ cdef class CK_XEDDSA_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_XEDDSA_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16316,6 +17136,16 @@ cdef class CK_X3DH_INITIATE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X3DH_INITIATE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16471,6 +17301,16 @@ cdef class CK_X3DH_RESPOND_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X3DH_RESPOND_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16636,6 +17476,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X2RATCHET_INITIALIZE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16789,6 +17639,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_X2RATCHET_RESPOND_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16941,6 +17801,16 @@ cdef class CK_NSS_JPAKEPublicValue:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_JPAKEPublicValue>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17099,6 +17969,16 @@ cdef class CK_NSS_JPAKERound1Params:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_JPAKERound1Params>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -17232,6 +18112,16 @@ cdef class CK_NSS_JPAKERound2Params:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_JPAKERound2Params>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17398,6 +18288,16 @@ cdef class CK_NSS_JPAKEFinalParams:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_JPAKEFinalParams>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -17517,6 +18417,16 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_MAC_CONSTANT_TIME_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17650,6 +18560,16 @@ cdef class CK_NSS_AEAD_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_AEAD_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17795,6 +18715,16 @@ cdef class CK_NSS_HKDFParams:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_HKDFParams>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17946,6 +18876,16 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -18083,6 +19023,16 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_IKE_PRF_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -18243,6 +19193,16 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_IKE1_PRF_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -18409,6 +19369,16 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -18546,6 +19516,16 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -18690,6 +19670,16 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_MODULE_FUNCTIONS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -18814,6 +19804,16 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_FIPS_FUNCTIONS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -18937,6 +19937,16 @@ cdef class CK_NSS_GCM_PARAMS:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<CK_NSS_GCM_PARAMS>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)

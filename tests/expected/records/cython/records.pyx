@@ -1959,6 +1959,16 @@ cdef class point:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<point>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2078,6 +2088,16 @@ cdef class segment:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<segment>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2226,6 +2246,16 @@ cdef class variant_as:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<variant_as>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2367,6 +2397,16 @@ cdef class variant:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<variant>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2511,6 +2551,16 @@ cdef class number:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<number>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2653,6 +2703,16 @@ cdef class message:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<message>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2772,6 +2832,16 @@ cdef class node:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<node>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2931,6 +3001,16 @@ cdef class matrix:
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
 
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<matrix>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -3037,6 +3117,16 @@ cdef class unwind_buf_t:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<unwind_buf_t>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3171,6 +3261,16 @@ cdef class holds_aligned:
     def __delattr__(self, name):
         # a field is C memory, which can be assigned but not removed
         _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def __eq__(self, other):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<holds_aligned>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)

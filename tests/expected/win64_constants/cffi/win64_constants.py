@@ -1058,6 +1058,18 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __eq__(self, other, /):
+        # the same C object, as C's == of two pointers to it: of one class, at one address (a
+        # view of a record's memory is equal to the record; two records of equal bytes are not)
+        if type(other) is not type(self):
+            return NotImplemented
+        if _pb_is_closed(self) or _pb_is_closed(other):
+            return self is other
+        return _pb_record_address(self) == _pb_record_address(other)
+
+    def __hash__(self):
+        return id(self) if _pb_is_closed(self) else hash(_pb_record_address(self))
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1297,6 +1309,11 @@ _pb_keep_record = _pb_keep  # a record object is what cffi's _pb_keep takes
 def _pb_record_kept(record, name):
     """What _pb_keep_record keeps under ``name`` with ``record`` (None: nothing)."""
     return _pb_kept_for(record, name)
+
+
+def _pb_record_address(record):
+    """The address of a (not closed) record object's memory."""
+    return _pb_address(record._p)
 
 
 def _pb_kept_within(source, size):
