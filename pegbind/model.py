@@ -632,7 +632,9 @@ new_function_type, new_param = maker(FunctionType), maker(Param)
 
 def canonical_type(ctype: CType, resolve: Callable[[CType], Type], *, qualifiers: bool = True) -> Type:
     """``ctype`` with the typedefs of every level resolved by ``resolve`` and parameter names
-    dropped; qualifiers kept unless ``qualifiers`` is false."""
+    dropped; qualifiers kept unless ``qualifiers`` is false, but for a function type's own
+    parameters' and result's, which are no part of it (``void (*)(const int)`` is
+    ``void (*)(int)``, C11 6.7.6.3p15)."""
     resolved = resolve(ctype)
     if not qualifiers:
         resolved = resolved.unqualified()
@@ -644,10 +646,10 @@ def canonical_type(ctype: CType, resolve: Callable[[CType], Type], *, qualifiers
             element = canonical_type(resolved.element, resolve, qualifiers=qualifiers)
             return resolved if element is resolved.element and not resolved.quals else Array(element, resolved.length)
         case FunctionType():
-            params = tuple(new_param(None, canonical_type(p.type, resolve, qualifiers=qualifiers))
+            params = tuple(new_param(None, canonical_type(p.type, resolve, qualifiers=qualifiers).unqualified())
                            for p in resolved.params)
-            return new_function_type(canonical_type(resolved.ret, resolve, qualifiers=qualifiers), params,
-                                     resolved.variadic)
+            return new_function_type(canonical_type(resolved.ret, resolve, qualifiers=qualifiers).unqualified(),
+                                     params, resolved.variadic)
         case Primitive() | TypedefRef() | RecordRef():
             return resolved
         case _:

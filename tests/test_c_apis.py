@@ -421,6 +421,21 @@ def test_text_a_callable_is_given_with_its_length_is_that_many_bytes(capi):
     assert got == [(b"42", 2), (b"k\0y", 3), (None, 0), (b"q", 2**64 - 1)]
 
 
+def test_function_pointers_of_one_type_go_wherever_c_takes_that_type(capi):
+    # int (*)(void *, const char *, size_t): a member's type was spelled with its const and
+    # its typedef, the class's objects' without, so neither went where the other was taken
+    made = capi.capi_number_cb(lambda ctx, text, length: 1 if length > 9 else length + 3)
+    assert repr(made).startswith("<FunctionPointer int (*)(void *, const char *, unsigned long) at 0x")
+    settings = capi.capi_settings(on_number=made)
+    assert settings.on_number == made and capi.capi_run_settings(settings) == 4
+    settings.on_other = settings.on_number  # read from a member
+    assert capi.capi_run_settings(settings) == 8
+    assert capi.capi_numbers(settings.on_other, None) == 5 + 6 + 3 + 1
+    with pytest.raises(TypeError, match=r"^capi_settings.on_other holds a int \(\*\)\(void \*, const char \*, "
+                                        r"unsigned long\), not a int \(\*\)\(int\)$"):
+        settings.on_other = capi.capi_job(lambda x: x)
+
+
 def test_the_elements_of_a_pointer_to_pointers_to_numbers_are_pointers(capi):
     # vorbis_analysis_buffer's float ** is filled as C does, buffer[channel][i] = x; FLAC's decoder
     # hands its samples as const FLAC__int32 *const buffer[]: neither was readable
@@ -829,7 +844,7 @@ def test_a_function_pointer_typedef_is_a_class_of_c_function_pointers(capi):
     assert [capi.capi_apply(visit, None, n) for n in (1, 2)] == [102, 103] and calls == [1, 2]
     with pytest.raises(TypeError, match=r"^capi_visit\(\) takes a callable, not int$"):
         capi.capi_visit(5)
-    with pytest.raises(TypeError, match=r"^argument 3 \(cmp\) must be a int \(\*\)\(int \*, int \*\), "
+    with pytest.raises(TypeError, match=r"^argument 3 \(cmp\) must be a int \(\*\)\(const int \*, const int \*\), "
                                         r"not a FunctionPointer of type int \(\*\)\(int, void \*\)$"):
         capi.capi_sort(array.array("i", [2, 1]), 2, visit)
 
@@ -1828,7 +1843,7 @@ def test_a_callable_gives_c_back_a_pointer_c_handed_out(capi):
     memory = capi.capi_alloc(16)
     assert capi.capi_fill_with(lambda size: memory, 16) == 7
     assert capi.capi_fill_with(lambda size: None, 16) == -1
-    with pytest.raises(TypeError, match=r"^the result of a callback struct capi_db \*\(\*\)\(char \*\) "
+    with pytest.raises(TypeError, match=r"^the result of a callback struct capi_db \*\(\*\)\(const char \*\) "
                                         r"must be capi_db or None, not bytes$"):
         capi.capi_open_with(lambda name: b"not memory of C's", "x")
     with pytest.raises(TypeError, match=r"^the result of a callback void \*\(\*\)\(unsigned long\) must be a "

@@ -293,7 +293,8 @@ def test_function_pointer_handle_and_nested_fields(lib, roles_module):
     lib.rl_fill_info(info)
     notify = info.notify
     assert isinstance(notify, roles_module.FunctionPointer) and int(notify) != 0
-    assert repr(notify).startswith("<FunctionPointer rl_rv (*)(rl_ulong) at 0x")
+    # the type spelled as every FunctionPointer of it is, its typedefs resolved (rl_rv (*)(rl_ulong))
+    assert repr(notify).startswith("<FunctionPointer unsigned long (*)(unsigned long) at 0x")
     assert (info.version.major, info.version.minor, info.label) == (1, 7, b"roles")
     assert info.counter == lib.rl_counter_find(b"b")
     info.counter = lib.rl_counter_find(b"a")

@@ -47,6 +47,7 @@ from .plan import (
     callback_typedef,
     check_pointer_fields,
     classify_return,
+    function_pointer_type,
     plan_callback,
     plan_cells,
     plan_error_classes,
@@ -72,7 +73,7 @@ def _pointer_constant(module: Module, names: dict, constant: Constant
     except Unsupported:
         kind, key = "pointer", None
     if kind == "function_pointer":
-        return "function_pointer", pointer_type(module, constant.type), None
+        return "function_pointer", function_pointer_type(module, constant.type), None
     if kind == "handle":
         return "handle", pointer_type(module, constant.type), key
     return "pointer", pointer_type(module, constant.type), None  # a string or record C may not hold there

@@ -155,6 +155,15 @@ def pointer_type(module: Module, ctype: CType) -> str:
     return module.canonical(ctype).to_c()
 
 
+def function_pointer_type(module: Module, ctype: CType) -> str:
+    """The C text of a function pointer type that a ``FunctionPointer`` of it goes by, and a
+    parameter, member or callback class of that type compares one with: every typedef resolved
+    and parameter names dropped, as :func:`pointer_type`, but the qualifiers in its parameters
+    kept, as they tell function types apart (``int (*)(const char *)`` is not
+    ``int (*)(char *)``) and messages name them."""
+    return canonical_type(module.resolve(ctype).unqualified(), module.resolve).to_c()
+
+
 def _pointee(module: Module, ctype: CType) -> CType | None:
     """The pointed-to type of a pointer (or adjusted array) parameter, else None."""
     resolved = module.resolve(ctype)
@@ -421,11 +430,9 @@ def _const_plain_char(module: Module, ctype: CType) -> bool:
 def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CType, function: FunctionType
                   ) -> CallbackBinding:
     """How a Python callable stands for a C function of type ``function`` (see :class:`CallbackBinding`)."""
-    text = pointer_type(module, pointer)
-    # what messages name: the type as C spells it, its qualifiers kept (what Pointer types go by drops them)
-    said = canonical_type(pointer, module.resolve).to_c()
+    text = function_pointer_type(module, pointer)
     if function.variadic:
-        raise Unsupported(f"a callback {said} takes variable arguments, which Python cannot be given yet")
+        raise Unsupported(f"a callback {text} takes variable arguments, which Python cannot be given yet")
 
     def value(ctype: CType, what: str, kinds: tuple[str, ...]) -> CallbackValue:
         try:
@@ -439,7 +446,7 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
             kind = "pointer"
         lo, hi = integer_range(module, ctype, target) if kind in ("int", "enum") else (0, 0)
         if kind not in kinds or lo < -(1 << 63) or hi >= 1 << 64:  # wider than libffi's integers
-            raise Unsupported(f"a callback {said}: {what} of type {ctype.to_c()} cannot cross to Python yet")
+            raise Unsupported(f"a callback {text}: {what} of type {ctype.to_c()} cannot cross to Python yet")
         return CallbackValue(
             ctype, kind, key,  # type: ignore[arg-type]  # one of the kinds above
             pointer_type(module, ctype) if kind in ("pointer", "handle") else "",
@@ -1655,7 +1662,8 @@ def plan_function(
         names[("function", function.name)],
         tuple(params),
         ReturnBinding(function.ret, ret_kind, ret_key,  # type: ignore[arg-type]
-                      pointer_type(module, function.ret) if ret_kind in ("pointer", "function_pointer") else "",
+                      pointer_type(module, function.ret) if ret_kind == "pointer"
+                      else function_pointer_type(module, function.ret) if ret_kind == "function_pointer" else "",
                       returns_owner[0] if returns_owner is not None else None,
                       _result_length(params, set(roles)) if ret_kind == "string" else None),
         check,
@@ -1881,6 +1889,8 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
     """How one named member is presented; raises :class:`Unsupported` for the rest.  ``data``:
     characters it points at are data (``pointer_fields``), read as a ``Pointer``, not as text."""
     binding = _field_kind(module, names, member, path, target, data)
+    if binding.kind == "function_pointer":
+        return replace(binding, c_text=function_pointer_type(module, member.type))
     return replace(binding, c_text=unnamed(module.resolve(member.type)).to_c())
 
 

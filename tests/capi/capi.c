@@ -629,6 +629,11 @@ int capi_numbers(capi_number_cb number, void *ctx) {
     return number(ctx, "42, SECRET", 2) + number(ctx, "k\0y", 3) + number(ctx, NULL, 0) + number(ctx, "q", (size_t)-1);
 }
 
+int capi_run_settings(const capi_settings *settings) {
+    return (settings->on_number ? settings->on_number(NULL, "7", 1) : 0)
+           + (settings->on_other ? settings->on_other(NULL, "7", 1) : 0);
+}
+
 size_t capi_fill_unnamed(capi_unnamed_filler fill) {
     unsigned char *buffer = calloc(16, 1);
     size_t said = fill(NULL, buffer, 16), sum = 0;

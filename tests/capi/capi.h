@@ -195,6 +195,10 @@ size_t capi_write_out(capi_writer write, void *user);
    the sum of what it returned. */
 typedef int (*capi_number_cb)(void *ctx, const char *numberVal, size_t numberLen);
 int capi_numbers(capi_number_cb number, void *ctx);
+/* Callables a record holds, of a type spelling const and size_t (http-parser's settings): what
+   the members return for (NULL, "7", 1), added, a NULL one left out. */
+typedef struct capi_settings { capi_number_cb on_number; capi_number_cb on_other; } capi_settings;
+int capi_run_settings(const capi_settings *settings);
 /* Pointers to pointers to numbers, as libvorbis's vorbis_analysis_buffer returns a float ** to
    fill channel by channel, and FLAC's decoder gives its write callback const int32_t *const
    buffer[]: two channels of four doubles (their sum, each weighted by 1 + 10 * channel), and

@@ -1795,7 +1795,7 @@ class json_load_callback_t(FunctionPointer):
 
 
 class json_dump_callback_t(FunctionPointer):
-    'A C int (*)(char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
+    'A C int (*)(const char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
     __slots__ = ("_closure",)
 
     def __init__(self, function, /):
@@ -1803,7 +1803,7 @@ class json_dump_callback_t(FunctionPointer):
             raise TypeError(f"json_dump_callback_t() takes a callable, not {type(function).__name__}")
         self._closure, pointer = _pb_callback_1(function)
         self._ptr = pointer
-        self._ctype = 'int (*)(char *, unsigned long, void *)'
+        self._ctype = 'int (*)(const char *, unsigned long, void *)'
         self._owner = None
 
 
@@ -2472,7 +2472,7 @@ def _pb_callback_0(_pb_function):
 
 
 def _pb_callback_1(_pb_function):
-    'A C int (*)(char *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
+    'A C int (*)(const char *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
@@ -2480,7 +2480,7 @@ def _pb_callback_1(_pb_function):
             _pb_result = _pb_function(_pb_counted_text(_pb_a0, _pb_a1), _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= -1073741823 and _pb_result <= 1073741823 or _pb_result >= -2147483648 and _pb_result <= 2147483647):
                 return _pb_result
-            return _pb_index(_pb_result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+            return _pb_index(_pb_result, 'the result of a callback int (*)(const char *, unsigned long, void *)', -2147483648, 2147483647)
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
@@ -4523,7 +4523,7 @@ def json_dump_callback(json, callback, data, flags, /):
                 _pb_keep_callback(json, 'json_dump_callback 1', callback, (flags, ))
                 _pb_a1 = callback._ptr
             else:
-                _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, ))
+                _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(const char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, ))
             _pb_called[0] = False
             _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'void *', '*'), flags)
             if not _pb_called[0]:
@@ -4535,12 +4535,12 @@ def json_dump_callback(json, callback, data, flags, /):
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 1, 'void *', False, '*', 'cell'), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
+    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(const char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 1, 'void *', False, '*', 'cell'), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     if callback.__class__ is json_dump_callback_t:
         _pb_keep_callback(json, 'json_dump_callback 1', callback, (flags, ))
         _pb_a1 = callback._ptr
     else:
-        _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, ))
+        _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(const char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, ))
     _pb_called[0] = False
     _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'void *', '*'), flags)
     if not _pb_called[0]:

@@ -1462,7 +1462,7 @@ cdef int _pb_trampoline_0(const char *_pb_a0, _c_size_t _pb_a1, void *_pb_a2) no
     try:
         _pb_result = _pb_state.function(_pb_counted_text(<const char *>_pb_a0, <Py_ssize_t>_pb_a1), _pb_a1, _pb_state.user)
         if type(_pb_result) is not int or not -2147483648 <= _pb_result <= 2147483647:
-            _pb_result = _pb_index(_pb_result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+            _pb_result = _pb_index(_pb_result, 'the result of a callback int (*)(const char *, unsigned long, void *)', -2147483648, 2147483647)
         return <int><long long>_pb_result
     except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
         global _pb_maybe_pending
@@ -2525,8 +2525,8 @@ _IO_FILE = FILE
 # ---- the function pointer types Python callables are made into -------------
 # unsigned long (*)(void *, unsigned long, void *)
 _pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((5, 'void *', (1,), 1), (0, None), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0)
-# int (*)(char *, unsigned long, void *)
-_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((6, None, (1,), 1), (0, None), (1, 'void *')), (1, -2147483648, 2147483647), 'the result of a callback int (*)(char *, unsigned long, void *)', 0)
+# int (*)(const char *, unsigned long, void *)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((6, None, (1,), 1), (0, None), (1, 'void *')), (1, -2147483648, 2147483647), 'the result of a callback int (*)(const char *, unsigned long, void *)', 0)
 # void *(*)(unsigned long)
 _pb_callback_2 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64), ((0, None),), (3, None, 'void *'), 'the result of a callback void *(*)(unsigned long)', None)
 # void (*)(void *)
@@ -2541,10 +2541,10 @@ class json_load_callback_t(_pb_TypedefFunctionPointer):
 
 
 class json_dump_callback_t(_pb_TypedefFunctionPointer):
-    'A C int (*)(char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
+    'A C int (*)(const char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
     __slots__ = ()
     _pb_factory = _pb_callback_1
-    _pb_ctype = 'int (*)(char *, unsigned long, void *)'
+    _pb_ctype = 'int (*)(const char *, unsigned long, void *)'
 
 
 class json_malloc_t(_pb_TypedefFunctionPointer):
@@ -5481,7 +5481,7 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
         if not _pb_takes_user_data(callback):
-            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
+            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(const char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
 
         _pb_t2 = _pb_buffer_in(data, 5, 1, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
@@ -5492,7 +5492,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
+        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(const char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
         _pb_seen = _pb_invoked
         with nogil:
             _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)

@@ -7127,14 +7127,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Initialize, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
     def C_Initialize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Initialize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), _pb_fp)
         _pb_keep(self, 'C_Initialize', _pb_given)
@@ -7143,14 +7143,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Finalize, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
     def C_Finalize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Finalize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), _pb_fp)
         _pb_keep(self, 'C_Finalize', _pb_given)
@@ -7159,14 +7159,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInfo, 'unsigned long (*)(struct CK_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
     def C_GetInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'unsigned long (*)(struct CK_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_INFO *)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), _pb_fp)
         _pb_keep(self, 'C_GetInfo', _pb_given)
@@ -7175,14 +7175,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionList, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), _pb_fp)
         _pb_keep(self, 'C_GetFunctionList', _pb_given)
@@ -7191,14 +7191,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotList, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), _pb_fp)
         _pb_keep(self, 'C_GetSlotList', _pb_given)
@@ -7207,14 +7207,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotInfo, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), _pb_fp)
         _pb_keep(self, 'C_GetSlotInfo', _pb_given)
@@ -7223,14 +7223,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetTokenInfo, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetTokenInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), _pb_fp)
         _pb_keep(self, 'C_GetTokenInfo', _pb_given)
@@ -7239,14 +7239,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismList, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), _pb_fp)
         _pb_keep(self, 'C_GetMechanismList', _pb_given)
@@ -7255,14 +7255,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), _pb_fp)
         _pb_keep(self, 'C_GetMechanismInfo', _pb_given)
@@ -7271,14 +7271,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitToken, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
     def C_InitToken(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitToken = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), _pb_fp)
         _pb_keep(self, 'C_InitToken', _pb_given)
@@ -7287,14 +7287,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
     def C_InitPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), _pb_fp)
         _pb_keep(self, 'C_InitPIN', _pb_given)
@@ -7303,14 +7303,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
     def C_SetPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), _pb_fp)
         _pb_keep(self, 'C_SetPIN', _pb_given)
@@ -7319,11 +7319,11 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_OpenSession, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
     def C_OpenSession(self, _pb_given):
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_OpenSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), _pb_fp)
         _pb_keep(self, 'C_OpenSession', _pb_given)
@@ -7332,14 +7332,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseSession, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
     def C_CloseSession(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), _pb_fp)
         _pb_keep(self, 'C_CloseSession', _pb_given)
@@ -7348,14 +7348,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseAllSessions, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseAllSessions = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), _pb_fp)
         _pb_keep(self, 'C_CloseAllSessions', _pb_given)
@@ -7364,14 +7364,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSessionInfo, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSessionInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), _pb_fp)
         _pb_keep(self, 'C_GetSessionInfo', _pb_given)
@@ -7380,14 +7380,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), _pb_fp)
         _pb_keep(self, 'C_GetOperationState', _pb_given)
@@ -7396,14 +7396,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), _pb_fp)
         _pb_keep(self, 'C_SetOperationState', _pb_given)
@@ -7412,14 +7412,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Login, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_Login.setter
     def C_Login(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Login = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Login), _pb_fp)
         _pb_keep(self, 'C_Login', _pb_given)
@@ -7428,14 +7428,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Logout, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
     def C_Logout(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Logout = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), _pb_fp)
         _pb_keep(self, 'C_Logout', _pb_given)
@@ -7444,14 +7444,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CreateObject, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
     def C_CreateObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CreateObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), _pb_fp)
         _pb_keep(self, 'C_CreateObject', _pb_given)
@@ -7460,14 +7460,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CopyObject, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
     def C_CopyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CopyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), _pb_fp)
         _pb_keep(self, 'C_CopyObject', _pb_given)
@@ -7476,14 +7476,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DestroyObject, 'unsigned long (*)(unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DestroyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), _pb_fp)
         _pb_keep(self, 'C_DestroyObject', _pb_given)
@@ -7492,14 +7492,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetObjectSize, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetObjectSize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), _pb_fp)
         _pb_keep(self, 'C_GetObjectSize', _pb_given)
@@ -7508,14 +7508,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), _pb_fp)
         _pb_keep(self, 'C_GetAttributeValue', _pb_given)
@@ -7524,14 +7524,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), _pb_fp)
         _pb_keep(self, 'C_SetAttributeValue', _pb_given)
@@ -7540,14 +7540,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsInit, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), _pb_fp)
         _pb_keep(self, 'C_FindObjectsInit', _pb_given)
@@ -7556,14 +7556,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjects, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
     def C_FindObjects(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjects = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), _pb_fp)
         _pb_keep(self, 'C_FindObjects', _pb_given)
@@ -7572,14 +7572,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), _pb_fp)
         _pb_keep(self, 'C_FindObjectsFinal', _pb_given)
@@ -7588,14 +7588,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), _pb_fp)
         _pb_keep(self, 'C_EncryptInit', _pb_given)
@@ -7604,14 +7604,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Encrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
     def C_Encrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Encrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), _pb_fp)
         _pb_keep(self, 'C_Encrypt', _pb_given)
@@ -7620,14 +7620,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), _pb_fp)
         _pb_keep(self, 'C_EncryptUpdate', _pb_given)
@@ -7636,14 +7636,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), _pb_fp)
         _pb_keep(self, 'C_EncryptFinal', _pb_given)
@@ -7652,14 +7652,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), _pb_fp)
         _pb_keep(self, 'C_DecryptInit', _pb_given)
@@ -7668,14 +7668,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Decrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
     def C_Decrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Decrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), _pb_fp)
         _pb_keep(self, 'C_Decrypt', _pb_given)
@@ -7684,14 +7684,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), _pb_fp)
         _pb_keep(self, 'C_DecryptUpdate', _pb_given)
@@ -7700,14 +7700,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), _pb_fp)
         _pb_keep(self, 'C_DecryptFinal', _pb_given)
@@ -7716,14 +7716,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
     def C_DigestInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), _pb_fp)
         _pb_keep(self, 'C_DigestInit', _pb_given)
@@ -7732,14 +7732,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Digest, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
     def C_Digest(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Digest = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), _pb_fp)
         _pb_keep(self, 'C_Digest', _pb_given)
@@ -7748,14 +7748,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), _pb_fp)
         _pb_keep(self, 'C_DigestUpdate', _pb_given)
@@ -7764,14 +7764,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestKey, 'unsigned long (*)(unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
     def C_DigestKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), _pb_fp)
         _pb_keep(self, 'C_DigestKey', _pb_given)
@@ -7780,14 +7780,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), _pb_fp)
         _pb_keep(self, 'C_DigestFinal', _pb_given)
@@ -7796,14 +7796,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
     def C_SignInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), _pb_fp)
         _pb_keep(self, 'C_SignInit', _pb_given)
@@ -7812,14 +7812,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Sign, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
     def C_Sign(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Sign = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), _pb_fp)
         _pb_keep(self, 'C_Sign', _pb_given)
@@ -7828,14 +7828,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), _pb_fp)
         _pb_keep(self, 'C_SignUpdate', _pb_given)
@@ -7844,14 +7844,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
     def C_SignFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), _pb_fp)
         _pb_keep(self, 'C_SignFinal', _pb_given)
@@ -7860,14 +7860,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), _pb_fp)
         _pb_keep(self, 'C_SignRecoverInit', _pb_given)
@@ -7876,14 +7876,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
     def C_SignRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), _pb_fp)
         _pb_keep(self, 'C_SignRecover', _pb_given)
@@ -7892,14 +7892,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), _pb_fp)
         _pb_keep(self, 'C_VerifyInit', _pb_given)
@@ -7908,14 +7908,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Verify, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
     def C_Verify(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Verify = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), _pb_fp)
         _pb_keep(self, 'C_Verify', _pb_given)
@@ -7924,14 +7924,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), _pb_fp)
         _pb_keep(self, 'C_VerifyUpdate', _pb_given)
@@ -7940,14 +7940,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), _pb_fp)
         _pb_keep(self, 'C_VerifyFinal', _pb_given)
@@ -7956,14 +7956,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), _pb_fp)
         _pb_keep(self, 'C_VerifyRecoverInit', _pb_given)
@@ -7972,14 +7972,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), _pb_fp)
         _pb_keep(self, 'C_VerifyRecover', _pb_given)
@@ -7988,14 +7988,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), _pb_fp)
         _pb_keep(self, 'C_DigestEncryptUpdate', _pb_given)
@@ -8004,14 +8004,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptDigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), _pb_fp)
         _pb_keep(self, 'C_DecryptDigestUpdate', _pb_given)
@@ -8020,14 +8020,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), _pb_fp)
         _pb_keep(self, 'C_SignEncryptUpdate', _pb_given)
@@ -8036,14 +8036,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptVerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), _pb_fp)
         _pb_keep(self, 'C_DecryptVerifyUpdate', _pb_given)
@@ -8052,14 +8052,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), _pb_fp)
         _pb_keep(self, 'C_GenerateKey', _pb_given)
@@ -8068,14 +8068,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKeyPair = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), _pb_fp)
         _pb_keep(self, 'C_GenerateKeyPair', _pb_given)
@@ -8084,14 +8084,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
     def C_WrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), _pb_fp)
         _pb_keep(self, 'C_WrapKey', _pb_given)
@@ -8100,14 +8100,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_UnwrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_UnwrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), _pb_fp)
         _pb_keep(self, 'C_UnwrapKey', _pb_given)
@@ -8116,14 +8116,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DeriveKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DeriveKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), _pb_fp)
         _pb_keep(self, 'C_DeriveKey', _pb_given)
@@ -8132,14 +8132,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SeedRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SeedRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), _pb_fp)
         _pb_keep(self, 'C_SeedRandom', _pb_given)
@@ -8148,14 +8148,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), _pb_fp)
         _pb_keep(self, 'C_GenerateRandom', _pb_given)
@@ -8164,14 +8164,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionStatus = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), _pb_fp)
         _pb_keep(self, 'C_GetFunctionStatus', _pb_given)
@@ -8180,14 +8180,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CancelFunction, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CancelFunction = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), _pb_fp)
         _pb_keep(self, 'C_CancelFunction', _pb_given)
@@ -8196,14 +8196,14 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'unsigned long (*)(unsigned long, unsigned long *, void *)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, void *)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WaitForSlotEvent = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), _pb_fp)
         _pb_keep(self, 'C_WaitForSlotEvent', _pb_given)
@@ -8449,14 +8449,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Initialize, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
     def C_Initialize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Initialize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), _pb_fp)
         _pb_keep(self, 'C_Initialize', _pb_given)
@@ -8465,14 +8465,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Finalize, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
     def C_Finalize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Finalize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), _pb_fp)
         _pb_keep(self, 'C_Finalize', _pb_given)
@@ -8481,14 +8481,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInfo, 'unsigned long (*)(struct CK_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
     def C_GetInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'unsigned long (*)(struct CK_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), _pb_fp)
         _pb_keep(self, 'C_GetInfo', _pb_given)
@@ -8497,14 +8497,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionList, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), _pb_fp)
         _pb_keep(self, 'C_GetFunctionList', _pb_given)
@@ -8513,14 +8513,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotList, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), _pb_fp)
         _pb_keep(self, 'C_GetSlotList', _pb_given)
@@ -8529,14 +8529,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotInfo, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), _pb_fp)
         _pb_keep(self, 'C_GetSlotInfo', _pb_given)
@@ -8545,14 +8545,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetTokenInfo, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetTokenInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), _pb_fp)
         _pb_keep(self, 'C_GetTokenInfo', _pb_given)
@@ -8561,14 +8561,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismList, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), _pb_fp)
         _pb_keep(self, 'C_GetMechanismList', _pb_given)
@@ -8577,14 +8577,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), _pb_fp)
         _pb_keep(self, 'C_GetMechanismInfo', _pb_given)
@@ -8593,14 +8593,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitToken, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
     def C_InitToken(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitToken = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), _pb_fp)
         _pb_keep(self, 'C_InitToken', _pb_given)
@@ -8609,14 +8609,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
     def C_InitPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), _pb_fp)
         _pb_keep(self, 'C_InitPIN', _pb_given)
@@ -8625,14 +8625,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
     def C_SetPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetPIN = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), _pb_fp)
         _pb_keep(self, 'C_SetPIN', _pb_given)
@@ -8641,11 +8641,11 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_OpenSession, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
     def C_OpenSession(self, _pb_given):
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_OpenSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), _pb_fp)
         _pb_keep(self, 'C_OpenSession', _pb_given)
@@ -8654,14 +8654,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseSession, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
     def C_CloseSession(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseSession = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), _pb_fp)
         _pb_keep(self, 'C_CloseSession', _pb_given)
@@ -8670,14 +8670,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseAllSessions, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseAllSessions = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), _pb_fp)
         _pb_keep(self, 'C_CloseAllSessions', _pb_given)
@@ -8686,14 +8686,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSessionInfo, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSessionInfo = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), _pb_fp)
         _pb_keep(self, 'C_GetSessionInfo', _pb_given)
@@ -8702,14 +8702,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), _pb_fp)
         _pb_keep(self, 'C_GetOperationState', _pb_given)
@@ -8718,14 +8718,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetOperationState = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), _pb_fp)
         _pb_keep(self, 'C_SetOperationState', _pb_given)
@@ -8734,14 +8734,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Login, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_Login.setter
     def C_Login(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Login = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Login), _pb_fp)
         _pb_keep(self, 'C_Login', _pb_given)
@@ -8750,14 +8750,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Logout, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
     def C_Logout(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Logout = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), _pb_fp)
         _pb_keep(self, 'C_Logout', _pb_given)
@@ -8766,14 +8766,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CreateObject, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
     def C_CreateObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CreateObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), _pb_fp)
         _pb_keep(self, 'C_CreateObject', _pb_given)
@@ -8782,14 +8782,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CopyObject, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
     def C_CopyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CopyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), _pb_fp)
         _pb_keep(self, 'C_CopyObject', _pb_given)
@@ -8798,14 +8798,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DestroyObject, 'unsigned long (*)(unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DestroyObject = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), _pb_fp)
         _pb_keep(self, 'C_DestroyObject', _pb_given)
@@ -8814,14 +8814,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetObjectSize, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetObjectSize = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), _pb_fp)
         _pb_keep(self, 'C_GetObjectSize', _pb_given)
@@ -8830,14 +8830,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), _pb_fp)
         _pb_keep(self, 'C_GetAttributeValue', _pb_given)
@@ -8846,14 +8846,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetAttributeValue = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), _pb_fp)
         _pb_keep(self, 'C_SetAttributeValue', _pb_given)
@@ -8862,14 +8862,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsInit, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), _pb_fp)
         _pb_keep(self, 'C_FindObjectsInit', _pb_given)
@@ -8878,14 +8878,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjects, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
     def C_FindObjects(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjects = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), _pb_fp)
         _pb_keep(self, 'C_FindObjects', _pb_given)
@@ -8894,14 +8894,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), _pb_fp)
         _pb_keep(self, 'C_FindObjectsFinal', _pb_given)
@@ -8910,14 +8910,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), _pb_fp)
         _pb_keep(self, 'C_EncryptInit', _pb_given)
@@ -8926,14 +8926,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Encrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
     def C_Encrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Encrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), _pb_fp)
         _pb_keep(self, 'C_Encrypt', _pb_given)
@@ -8942,14 +8942,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), _pb_fp)
         _pb_keep(self, 'C_EncryptUpdate', _pb_given)
@@ -8958,14 +8958,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), _pb_fp)
         _pb_keep(self, 'C_EncryptFinal', _pb_given)
@@ -8974,14 +8974,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), _pb_fp)
         _pb_keep(self, 'C_DecryptInit', _pb_given)
@@ -8990,14 +8990,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Decrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
     def C_Decrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Decrypt = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), _pb_fp)
         _pb_keep(self, 'C_Decrypt', _pb_given)
@@ -9006,14 +9006,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), _pb_fp)
         _pb_keep(self, 'C_DecryptUpdate', _pb_given)
@@ -9022,14 +9022,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), _pb_fp)
         _pb_keep(self, 'C_DecryptFinal', _pb_given)
@@ -9038,14 +9038,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
     def C_DigestInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), _pb_fp)
         _pb_keep(self, 'C_DigestInit', _pb_given)
@@ -9054,14 +9054,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Digest, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
     def C_Digest(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Digest = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), _pb_fp)
         _pb_keep(self, 'C_Digest', _pb_given)
@@ -9070,14 +9070,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), _pb_fp)
         _pb_keep(self, 'C_DigestUpdate', _pb_given)
@@ -9086,14 +9086,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestKey, 'unsigned long (*)(unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
     def C_DigestKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), _pb_fp)
         _pb_keep(self, 'C_DigestKey', _pb_given)
@@ -9102,14 +9102,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), _pb_fp)
         _pb_keep(self, 'C_DigestFinal', _pb_given)
@@ -9118,14 +9118,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
     def C_SignInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), _pb_fp)
         _pb_keep(self, 'C_SignInit', _pb_given)
@@ -9134,14 +9134,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Sign, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
     def C_Sign(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Sign = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), _pb_fp)
         _pb_keep(self, 'C_Sign', _pb_given)
@@ -9150,14 +9150,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), _pb_fp)
         _pb_keep(self, 'C_SignUpdate', _pb_given)
@@ -9166,14 +9166,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
     def C_SignFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), _pb_fp)
         _pb_keep(self, 'C_SignFinal', _pb_given)
@@ -9182,14 +9182,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), _pb_fp)
         _pb_keep(self, 'C_SignRecoverInit', _pb_given)
@@ -9198,14 +9198,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
     def C_SignRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), _pb_fp)
         _pb_keep(self, 'C_SignRecover', _pb_given)
@@ -9214,14 +9214,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), _pb_fp)
         _pb_keep(self, 'C_VerifyInit', _pb_given)
@@ -9230,14 +9230,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Verify, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
     def C_Verify(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Verify = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), _pb_fp)
         _pb_keep(self, 'C_Verify', _pb_given)
@@ -9246,14 +9246,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), _pb_fp)
         _pb_keep(self, 'C_VerifyUpdate', _pb_given)
@@ -9262,14 +9262,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), _pb_fp)
         _pb_keep(self, 'C_VerifyFinal', _pb_given)
@@ -9278,14 +9278,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecoverInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), _pb_fp)
         _pb_keep(self, 'C_VerifyRecoverInit', _pb_given)
@@ -9294,14 +9294,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecover = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), _pb_fp)
         _pb_keep(self, 'C_VerifyRecover', _pb_given)
@@ -9310,14 +9310,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), _pb_fp)
         _pb_keep(self, 'C_DigestEncryptUpdate', _pb_given)
@@ -9326,14 +9326,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptDigestUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), _pb_fp)
         _pb_keep(self, 'C_DecryptDigestUpdate', _pb_given)
@@ -9342,14 +9342,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignEncryptUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), _pb_fp)
         _pb_keep(self, 'C_SignEncryptUpdate', _pb_given)
@@ -9358,14 +9358,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptVerifyUpdate = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), _pb_fp)
         _pb_keep(self, 'C_DecryptVerifyUpdate', _pb_given)
@@ -9374,14 +9374,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), _pb_fp)
         _pb_keep(self, 'C_GenerateKey', _pb_given)
@@ -9390,14 +9390,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKeyPair = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), _pb_fp)
         _pb_keep(self, 'C_GenerateKeyPair', _pb_given)
@@ -9406,14 +9406,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
     def C_WrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), _pb_fp)
         _pb_keep(self, 'C_WrapKey', _pb_given)
@@ -9422,14 +9422,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_UnwrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_UnwrapKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), _pb_fp)
         _pb_keep(self, 'C_UnwrapKey', _pb_given)
@@ -9438,14 +9438,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DeriveKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DeriveKey = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), _pb_fp)
         _pb_keep(self, 'C_DeriveKey', _pb_given)
@@ -9454,14 +9454,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SeedRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SeedRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), _pb_fp)
         _pb_keep(self, 'C_SeedRandom', _pb_given)
@@ -9470,14 +9470,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateRandom = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), _pb_fp)
         _pb_keep(self, 'C_GenerateRandom', _pb_given)
@@ -9486,14 +9486,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionStatus = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), _pb_fp)
         _pb_keep(self, 'C_GetFunctionStatus', _pb_given)
@@ -9502,14 +9502,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CancelFunction, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CancelFunction = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), _pb_fp)
         _pb_keep(self, 'C_CancelFunction', _pb_given)
@@ -9518,14 +9518,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'unsigned long (*)(unsigned long, unsigned long *, void *)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, void *)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WaitForSlotEvent = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), _pb_fp)
         _pb_keep(self, 'C_WaitForSlotEvent', _pb_given)
@@ -9534,14 +9534,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetInterfaceList(self):
-        return _pb_function_pointer(self._p.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInterfaceList, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_36, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInterfaceList = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterfaceList), _pb_fp)
         _pb_keep(self, 'C_GetInterfaceList', _pb_given)
@@ -9550,14 +9550,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_GetInterface(self):
-        return _pb_function_pointer(self._p.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInterface, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', self if self._owner is None else self._owner)
 
     @C_GetInterface.setter
     def C_GetInterface(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_37, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInterface = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterface), _pb_fp)
         _pb_keep(self, 'C_GetInterface', _pb_given)
@@ -9566,14 +9566,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_LoginUser(self):
-        return _pb_function_pointer(self._p.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_LoginUser, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_LoginUser.setter
     def C_LoginUser(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_38, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_LoginUser = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_LoginUser), _pb_fp)
         _pb_keep(self, 'C_LoginUser', _pb_given)
@@ -9582,14 +9582,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SessionCancel(self):
-        return _pb_function_pointer(self._p.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SessionCancel, 'unsigned long (*)(unsigned long, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SessionCancel = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SessionCancel), _pb_fp)
         _pb_keep(self, 'C_SessionCancel', _pb_given)
@@ -9598,14 +9598,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageEncryptInit(self):
-        return _pb_function_pointer(self._p.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageEncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageEncryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptInit), _pb_fp)
         _pb_keep(self, 'C_MessageEncryptInit', _pb_given)
@@ -9614,14 +9614,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_EncryptMessage(self):
-        return _pb_function_pointer(self._p.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessage), _pb_fp)
         _pb_keep(self, 'C_EncryptMessage', _pb_given)
@@ -9630,14 +9630,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_EncryptMessageBegin(self):
-        return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageBegin), _pb_fp)
         _pb_keep(self, 'C_EncryptMessageBegin', _pb_given)
@@ -9646,14 +9646,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_EncryptMessageNext(self):
-        return _pb_function_pointer(self._p.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageNext), _pb_fp)
         _pb_keep(self, 'C_EncryptMessageNext', _pb_given)
@@ -9662,14 +9662,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageEncryptFinal(self):
-        return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageEncryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptFinal), _pb_fp)
         _pb_keep(self, 'C_MessageEncryptFinal', _pb_given)
@@ -9678,14 +9678,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageDecryptInit(self):
-        return _pb_function_pointer(self._p.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageDecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageDecryptInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptInit), _pb_fp)
         _pb_keep(self, 'C_MessageDecryptInit', _pb_given)
@@ -9694,14 +9694,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptMessage(self):
-        return _pb_function_pointer(self._p.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessage), _pb_fp)
         _pb_keep(self, 'C_DecryptMessage', _pb_given)
@@ -9710,14 +9710,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptMessageBegin(self):
-        return _pb_function_pointer(self._p.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageBegin), _pb_fp)
         _pb_keep(self, 'C_DecryptMessageBegin', _pb_given)
@@ -9726,14 +9726,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_DecryptMessageNext(self):
-        return _pb_function_pointer(self._p.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageNext), _pb_fp)
         _pb_keep(self, 'C_DecryptMessageNext', _pb_given)
@@ -9742,14 +9742,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageDecryptFinal(self):
-        return _pb_function_pointer(self._p.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageDecryptFinal, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageDecryptFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptFinal), _pb_fp)
         _pb_keep(self, 'C_MessageDecryptFinal', _pb_given)
@@ -9758,14 +9758,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageSignInit(self):
-        return _pb_function_pointer(self._p.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageSignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageSignInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignInit), _pb_fp)
         _pb_keep(self, 'C_MessageSignInit', _pb_given)
@@ -9774,14 +9774,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignMessage(self):
-        return _pb_function_pointer(self._p.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignMessage.setter
     def C_SignMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessage), _pb_fp)
         _pb_keep(self, 'C_SignMessage', _pb_given)
@@ -9790,14 +9790,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignMessageBegin(self):
-        return _pb_function_pointer(self._p.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'unsigned long (*)(unsigned long, void *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageBegin), _pb_fp)
         _pb_keep(self, 'C_SignMessageBegin', _pb_given)
@@ -9806,14 +9806,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_SignMessageNext(self):
-        return _pb_function_pointer(self._p.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', self if self._owner is None else self._owner)
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageNext), _pb_fp)
         _pb_keep(self, 'C_SignMessageNext', _pb_given)
@@ -9822,14 +9822,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageSignFinal(self):
-        return _pb_function_pointer(self._p.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageSignFinal, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageSignFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignFinal), _pb_fp)
         _pb_keep(self, 'C_MessageSignFinal', _pb_given)
@@ -9838,14 +9838,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageVerifyInit(self):
-        return _pb_function_pointer(self._p.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageVerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageVerifyInit = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyInit), _pb_fp)
         _pb_keep(self, 'C_MessageVerifyInit', _pb_given)
@@ -9854,14 +9854,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyMessage(self):
-        return _pb_function_pointer(self._p.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyMessage = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessage), _pb_fp)
         _pb_keep(self, 'C_VerifyMessage', _pb_given)
@@ -9870,14 +9870,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyMessageBegin(self):
-        return _pb_function_pointer(self._p.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'unsigned long (*)(unsigned long, void *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyMessageBegin = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageBegin), _pb_fp)
         _pb_keep(self, 'C_VerifyMessageBegin', _pb_given)
@@ -9886,14 +9886,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_VerifyMessageNext(self):
-        return _pb_function_pointer(self._p.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyMessageNext = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageNext), _pb_fp)
         _pb_keep(self, 'C_VerifyMessageNext', _pb_given)
@@ -9902,14 +9902,14 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_MessageVerifyFinal(self):
-        return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'unsigned long (*)(unsigned long)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageVerifyFinal = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyFinal), _pb_fp)
         _pb_keep(self, 'C_MessageVerifyFinal', _pb_given)
@@ -10070,14 +10070,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def CreateMutex(self):
-        return _pb_function_pointer(self._p.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.CreateMutex, 'unsigned long (*)(void **)', self if self._owner is None else self._owner)
 
     @CreateMutex.setter
     def CreateMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_1, 'unsigned long (*)(void **)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void **)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.CreateMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.CreateMutex), _pb_fp)
         _pb_keep(self, 'CreateMutex', _pb_given)
@@ -10086,14 +10086,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def DestroyMutex(self):
-        return _pb_function_pointer(self._p.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.DestroyMutex, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @DestroyMutex.setter
     def DestroyMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.DestroyMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.DestroyMutex), _pb_fp)
         _pb_keep(self, 'DestroyMutex', _pb_given)
@@ -10102,14 +10102,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def LockMutex(self):
-        return _pb_function_pointer(self._p.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.LockMutex, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @LockMutex.setter
     def LockMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.LockMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.LockMutex), _pb_fp)
         _pb_keep(self, 'LockMutex', _pb_given)
@@ -10118,14 +10118,14 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def UnlockMutex(self):
-        return _pb_function_pointer(self._p.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.UnlockMutex, 'unsigned long (*)(void *)', self if self._owner is None else self._owner)
 
     @UnlockMutex.setter
     def UnlockMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.UnlockMutex = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.UnlockMutex), _pb_fp)
         _pb_keep(self, 'UnlockMutex', _pb_given)
@@ -19997,14 +19997,14 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
 
     @property
     def NSC_NSSGetFIPSStatus(self):
-        return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', self if self._owner is None else self._owner)
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_given)
-        _pb_fp = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_4, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', _pb_given)
+        _pb_fp = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.NSC_NSSGetFIPSStatus = _NULL if _pb_fp is None else _ffi.cast(_ffi.typeof(self._p.NSC_NSSGetFIPSStatus), _pb_fp)
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', _pb_given)

@@ -7305,949 +7305,949 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Initialize, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @C_Initialize.setter
     def C_Initialize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.C_Initialize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.C_Initialize = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Initialize', _pb_given)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Initialize'))
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Finalize, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @C_Finalize.setter
     def C_Finalize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.C_Finalize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.C_Finalize = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Finalize', _pb_given)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Finalize'))
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInfo, 'unsigned long (*)(struct CK_INFO *)', _pb_root(self._s))
 
     @C_GetInfo.setter
     def C_GetInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
-        self._s.C_GetInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'unsigned long (*)(struct CK_INFO *)', _pb_given)
+        self._s.C_GetInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_INFO *)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInfo', _pb_given)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetInfo'))
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionList, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_root(self._s))
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
-        self._s.C_GetFunctionList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_given)
+        self._s.C_GetFunctionList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionList', _pb_given)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionList'))
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotList, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_root(self._s))
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetSlotList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_given)
+        self._s.C_GetSlotList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotList', _pb_given)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotList'))
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotInfo, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_root(self._s))
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_given)
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotInfo', _pb_given)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotInfo'))
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetTokenInfo, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_root(self._s))
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_given)
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetTokenInfo', _pb_given)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetTokenInfo'))
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismList, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_root(self._s))
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetMechanismList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        self._s.C_GetMechanismList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismList', _pb_given)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismList'))
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_root(self._s))
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_given)
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismInfo', _pb_given)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismInfo'))
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitToken, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_root(self._s))
 
     @C_InitToken.setter
     def C_InitToken(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
-        self._s.C_InitToken = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_given)
+        self._s.C_InitToken = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitToken', _pb_given)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitToken'))
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_InitPIN.setter
     def C_InitPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_InitPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_InitPIN = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitPIN', _pb_given)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitPIN'))
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_SetPIN.setter
     def C_SetPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SetPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_SetPIN = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetPIN', _pb_given)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetPIN'))
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_OpenSession, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', _pb_root(self._s))
 
     @C_OpenSession.setter
     def C_OpenSession(self, _pb_given):
-        self._s.C_OpenSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
+        self._s.C_OpenSession = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
         _pb_keep(self._s, 'C_OpenSession', _pb_given)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_OpenSession'))
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseSession, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_CloseSession.setter
     def C_CloseSession(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_CloseSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_CloseSession = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseSession', _pb_given)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseSession'))
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseAllSessions, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseAllSessions', _pb_given)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseAllSessions'))
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSessionInfo, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_root(self._s))
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_given)
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSessionInfo', _pb_given)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSessionInfo'))
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_GetOperationState = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetOperationState', _pb_given)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetOperationState'))
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_SetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_given)
+        self._s.C_SetOperationState = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetOperationState', _pb_given)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetOperationState'))
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Login, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_Login.setter
     def C_Login(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_Login = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_Login = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Login', _pb_given)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Login'))
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Logout, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_Logout.setter
     def C_Logout(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_Logout = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_Logout = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Logout', _pb_given)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Logout'))
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CreateObject, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_CreateObject.setter
     def C_CreateObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_CreateObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_CreateObject = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CreateObject', _pb_given)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CreateObject'))
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CopyObject, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_CopyObject.setter
     def C_CopyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_CopyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_CopyObject = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CopyObject', _pb_given)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CopyObject'))
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DestroyObject, 'unsigned long (*)(unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_DestroyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        self._s.C_DestroyObject = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DestroyObject', _pb_given)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DestroyObject'))
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetObjectSize, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetObjectSize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_GetObjectSize = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetObjectSize', _pb_given)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetObjectSize'))
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_root(self._s))
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetAttributeValue', _pb_given)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetAttributeValue'))
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_root(self._s))
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetAttributeValue', _pb_given)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetAttributeValue'))
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsInit, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_root(self._s))
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsInit', _pb_given)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsInit'))
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjects, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_FindObjects.setter
     def C_FindObjects(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
-        self._s.C_FindObjects = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_FindObjects = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjects', _pb_given)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjects'))
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsFinal', _pb_given)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsFinal'))
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_EncryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_EncryptInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptInit', _pb_given)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptInit'))
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Encrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Encrypt.setter
     def C_Encrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Encrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Encrypt = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Encrypt', _pb_given)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Encrypt'))
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptUpdate', _pb_given)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptUpdate'))
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_EncryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_EncryptFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptFinal', _pb_given)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptFinal'))
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_DecryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_DecryptInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptInit', _pb_given)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptInit'))
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Decrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Decrypt.setter
     def C_Decrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Decrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Decrypt = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Decrypt', _pb_given)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Decrypt'))
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptUpdate', _pb_given)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptUpdate'))
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptFinal', _pb_given)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptFinal'))
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_root(self._s))
 
     @C_DigestInit.setter
     def C_DigestInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
-        self._s.C_DigestInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_given)
+        self._s.C_DigestInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestInit', _pb_given)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestInit'))
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Digest, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Digest.setter
     def C_Digest(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Digest = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Digest = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Digest', _pb_given)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Digest'))
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_DigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_DigestUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestUpdate', _pb_given)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestUpdate'))
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestKey, 'unsigned long (*)(unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_DigestKey.setter
     def C_DigestKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_DigestKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        self._s.C_DigestKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestKey', _pb_given)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestKey'))
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DigestFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DigestFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestFinal', _pb_given)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestFinal'))
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_SignInit.setter
     def C_SignInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_SignInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_SignInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignInit', _pb_given)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignInit'))
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Sign, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Sign.setter
     def C_Sign(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Sign = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Sign = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Sign', _pb_given)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Sign'))
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SignUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_SignUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignUpdate', _pb_given)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignUpdate'))
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignFinal.setter
     def C_SignFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignFinal', _pb_given)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignFinal'))
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecoverInit', _pb_given)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecoverInit'))
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignRecover.setter
     def C_SignRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignRecover = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecover', _pb_given)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecover'))
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_VerifyInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_VerifyInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyInit', _pb_given)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyInit'))
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Verify, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_Verify.setter
     def C_Verify(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_Verify = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_Verify = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Verify', _pb_given)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Verify'))
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyUpdate', _pb_given)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyUpdate'))
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_VerifyFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyFinal', _pb_given)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyFinal'))
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecoverInit', _pb_given)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecoverInit'))
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_VerifyRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_VerifyRecover = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecover', _pb_given)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecover'))
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', _pb_given)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestEncryptUpdate'))
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', _pb_given)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptDigestUpdate'))
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignEncryptUpdate', _pb_given)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignEncryptUpdate'))
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', _pb_given)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptVerifyUpdate'))
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_GenerateKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_GenerateKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKey', _pb_given)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKey'))
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_root(self._s))
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKeyPair', _pb_given)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKeyPair'))
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_WrapKey.setter
     def C_WrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_WrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_WrapKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WrapKey', _pb_given)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WrapKey'))
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_UnwrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_UnwrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_UnwrapKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_UnwrapKey', _pb_given)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_UnwrapKey'))
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DeriveKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_DeriveKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_DeriveKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DeriveKey', _pb_given)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DeriveKey'))
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SeedRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SeedRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_SeedRandom = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SeedRandom', _pb_given)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SeedRandom'))
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_GenerateRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_GenerateRandom = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateRandom', _pb_given)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateRandom'))
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionStatus', _pb_given)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionStatus'))
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CancelFunction, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_CancelFunction = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_CancelFunction = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CancelFunction', _pb_given)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CancelFunction'))
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_root(self._s))
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_given)
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, void *)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WaitForSlotEvent', _pb_given)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WaitForSlotEvent'))
@@ -8485,1285 +8485,1285 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Initialize, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @C_Initialize.setter
     def C_Initialize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.C_Initialize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.C_Initialize = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Initialize', _pb_given)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Initialize'))
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Finalize, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @C_Finalize.setter
     def C_Finalize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.C_Finalize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.C_Finalize = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Finalize', _pb_given)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Finalize'))
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInfo, 'unsigned long (*)(struct CK_INFO *)', _pb_root(self._s))
 
     @C_GetInfo.setter
     def C_GetInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', _pb_given)
-        self._s.C_GetInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_5, 'unsigned long (*)(struct CK_INFO *)', _pb_given)
+        self._s.C_GetInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInfo', _pb_given)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInfo'))
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionList, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_root(self._s))
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_given)
-        self._s.C_GetFunctionList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_6, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', _pb_given)
+        self._s.C_GetFunctionList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionList', _pb_given)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionList'))
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotList, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_root(self._s))
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetSlotList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_7, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', _pb_given)
+        self._s.C_GetSlotList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotList', _pb_given)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotList'))
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotInfo, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_root(self._s))
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_given)
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_8, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', _pb_given)
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotInfo', _pb_given)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotInfo'))
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetTokenInfo, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_root(self._s))
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_given)
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_9, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', _pb_given)
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetTokenInfo', _pb_given)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetTokenInfo'))
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismList, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_root(self._s))
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetMechanismList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_10, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        self._s.C_GetMechanismList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismList', _pb_given)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismList'))
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_root(self._s))
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_given)
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_11, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', _pb_given)
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismInfo', _pb_given)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo'))
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitToken, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_root(self._s))
 
     @C_InitToken.setter
     def C_InitToken(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_given)
-        self._s.C_InitToken = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_12, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', _pb_given)
+        self._s.C_InitToken = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitToken', _pb_given)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitToken'))
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_InitPIN.setter
     def C_InitPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_InitPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_InitPIN = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitPIN', _pb_given)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitPIN'))
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_SetPIN.setter
     def C_SetPIN(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SetPIN = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_SetPIN = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetPIN', _pb_given)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetPIN'))
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_OpenSession, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', _pb_root(self._s))
 
     @C_OpenSession.setter
     def C_OpenSession(self, _pb_given):
-        self._s.C_OpenSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
+        self._s.C_OpenSession = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
         _pb_keep(self._s, 'C_OpenSession', _pb_given)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_OpenSession'))
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseSession, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_CloseSession.setter
     def C_CloseSession(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_CloseSession = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_CloseSession = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseSession', _pb_given)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseSession'))
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseAllSessions, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', _pb_given)
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseAllSessions', _pb_given)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseAllSessions'))
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSessionInfo, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_root(self._s))
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_given)
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_16, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', _pb_given)
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSessionInfo', _pb_given)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSessionInfo'))
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_GetOperationState = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetOperationState', _pb_given)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetOperationState'))
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_SetOperationState = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_18, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', _pb_given)
+        self._s.C_SetOperationState = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetOperationState', _pb_given)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetOperationState'))
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Login, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_Login.setter
     def C_Login(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_Login = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_19, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_Login = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Login', _pb_given)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Login'))
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Logout, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_Logout.setter
     def C_Logout(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_Logout = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_Logout = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Logout', _pb_given)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Logout'))
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CreateObject, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_CreateObject.setter
     def C_CreateObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_CreateObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_20, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_CreateObject = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CreateObject', _pb_given)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CreateObject'))
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CopyObject, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_CopyObject.setter
     def C_CopyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_CopyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_21, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_CopyObject = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CopyObject', _pb_given)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CopyObject'))
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DestroyObject, 'unsigned long (*)(unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_DestroyObject = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        self._s.C_DestroyObject = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DestroyObject', _pb_given)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DestroyObject'))
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetObjectSize, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetObjectSize = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_23, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_GetObjectSize = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetObjectSize', _pb_given)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetObjectSize'))
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_root(self._s))
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetAttributeValue', _pb_given)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetAttributeValue'))
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_root(self._s))
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_24, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetAttributeValue', _pb_given)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetAttributeValue'))
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsInit, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_root(self._s))
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_25, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', _pb_given)
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsInit', _pb_given)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsInit'))
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjects, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_FindObjects.setter
     def C_FindObjects(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_given)
-        self._s.C_FindObjects = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_26, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_FindObjects = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjects', _pb_given)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjects'))
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsFinal', _pb_given)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal'))
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_EncryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_EncryptInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptInit', _pb_given)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptInit'))
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Encrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Encrypt.setter
     def C_Encrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Encrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Encrypt = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Encrypt', _pb_given)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Encrypt'))
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptUpdate', _pb_given)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptUpdate'))
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_EncryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_EncryptFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptFinal', _pb_given)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptFinal'))
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_DecryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_DecryptInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptInit', _pb_given)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptInit'))
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Decrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Decrypt.setter
     def C_Decrypt(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Decrypt = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Decrypt = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Decrypt', _pb_given)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Decrypt'))
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptUpdate', _pb_given)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptUpdate'))
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptFinal', _pb_given)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptFinal'))
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_root(self._s))
 
     @C_DigestInit.setter
     def C_DigestInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_given)
-        self._s.C_DigestInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_29, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', _pb_given)
+        self._s.C_DigestInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestInit', _pb_given)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestInit'))
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Digest, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Digest.setter
     def C_Digest(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Digest = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Digest = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Digest', _pb_given)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Digest'))
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_DigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_DigestUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestUpdate', _pb_given)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestUpdate'))
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestKey, 'unsigned long (*)(unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_DigestKey.setter
     def C_DigestKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_DigestKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        self._s.C_DigestKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestKey', _pb_given)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestKey'))
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DigestFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DigestFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestFinal', _pb_given)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestFinal'))
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_SignInit.setter
     def C_SignInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_SignInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_SignInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignInit', _pb_given)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignInit'))
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Sign, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_Sign.setter
     def C_Sign(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_Sign = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_Sign = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Sign', _pb_given)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Sign'))
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SignUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_SignUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignUpdate', _pb_given)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignUpdate'))
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignFinal.setter
     def C_SignFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_17, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignFinal', _pb_given)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignFinal'))
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecoverInit', _pb_given)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecoverInit'))
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignRecover.setter
     def C_SignRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignRecover = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecover', _pb_given)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecover'))
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_VerifyInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_VerifyInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyInit', _pb_given)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyInit'))
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Verify, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_Verify.setter
     def C_Verify(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_Verify = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_14, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_Verify = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Verify', _pb_given)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Verify'))
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyUpdate', _pb_given)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyUpdate'))
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_VerifyFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyFinal', _pb_given)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyFinal'))
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecoverInit', _pb_given)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit'))
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_VerifyRecover = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_VerifyRecover = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecover', _pb_given)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecover'))
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', _pb_given)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate'))
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', _pb_given)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate'))
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignEncryptUpdate', _pb_given)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate'))
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_28, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', _pb_given)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate'))
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_GenerateKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_30, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_GenerateKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKey', _pb_given)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKey'))
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_root(self._s))
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_31, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', _pb_given)
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKeyPair', _pb_given)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair'))
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_WrapKey.setter
     def C_WrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_WrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_32, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_WrapKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WrapKey', _pb_given)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WrapKey'))
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_UnwrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_UnwrapKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_33, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_UnwrapKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_UnwrapKey', _pb_given)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_UnwrapKey'))
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DeriveKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_given)
-        self._s.C_DeriveKey = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_34, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', _pb_given)
+        self._s.C_DeriveKey = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DeriveKey', _pb_given)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DeriveKey'))
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SeedRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SeedRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_SeedRandom = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SeedRandom', _pb_given)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SeedRandom'))
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_GenerateRandom = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_13, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_GenerateRandom = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateRandom', _pb_given)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateRandom'))
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionStatus', _pb_given)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus'))
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CancelFunction, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_CancelFunction = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_CancelFunction = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CancelFunction', _pb_given)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CancelFunction'))
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_root(self._s))
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_given)
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_35, 'unsigned long (*)(unsigned long, unsigned long *, void *)', _pb_given)
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long *, void *)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WaitForSlotEvent', _pb_given)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent'))
 
     @property
     def C_GetInterfaceList(self):
-        return _pb_function_pointer(self._s.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInterfaceList, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', _pb_root(self._s))
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_GetInterfaceList = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_36, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', _pb_given)
+        self._s.C_GetInterfaceList = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInterfaceList', _pb_given)
 
     C_GetInterfaceList = C_GetInterfaceList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterfaceList'))
 
     @property
     def C_GetInterface(self):
-        return _pb_function_pointer(self._s.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInterface, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', _pb_root(self._s))
 
     @C_GetInterface.setter
     def C_GetInterface(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_given)
-        self._s.C_GetInterface = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_37, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', _pb_given)
+        self._s.C_GetInterface = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInterface', _pb_given)
 
     C_GetInterface = C_GetInterface.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterface'))
 
     @property
     def C_LoginUser(self):
-        return _pb_function_pointer(self._s.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_LoginUser, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_LoginUser.setter
     def C_LoginUser(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_given)
-        self._s.C_LoginUser = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_38, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_LoginUser = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_LoginUser', _pb_given)
 
     C_LoginUser = C_LoginUser.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_LoginUser'))
 
     @property
     def C_SessionCancel(self):
-        return _pb_function_pointer(self._s.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SessionCancel, 'unsigned long (*)(unsigned long, unsigned long)', _pb_root(self._s))
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_given)
-        self._s.C_SessionCancel = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_22, 'unsigned long (*)(unsigned long, unsigned long)', _pb_given)
+        self._s.C_SessionCancel = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SessionCancel', _pb_given)
 
     C_SessionCancel = C_SessionCancel.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SessionCancel'))
 
     @property
     def C_MessageEncryptInit(self):
-        return _pb_function_pointer(self._s.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageEncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_MessageEncryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_MessageEncryptInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageEncryptInit', _pb_given)
 
     C_MessageEncryptInit = C_MessageEncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit'))
 
     @property
     def C_EncryptMessage(self):
-        return _pb_function_pointer(self._s.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_EncryptMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_EncryptMessage = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptMessage', _pb_given)
 
     C_EncryptMessage = C_EncryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessage'))
 
     @property
     def C_EncryptMessageBegin(self):
-        return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_EncryptMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_EncryptMessageBegin = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptMessageBegin', _pb_given)
 
     C_EncryptMessageBegin = C_EncryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin'))
 
     @property
     def C_EncryptMessageNext(self):
-        return _pb_function_pointer(self._s.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_root(self._s))
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
-        self._s.C_EncryptMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_given)
+        self._s.C_EncryptMessageNext = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptMessageNext', _pb_given)
 
     C_EncryptMessageNext = C_EncryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext'))
 
     @property
     def C_MessageEncryptFinal(self):
-        return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_MessageEncryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_MessageEncryptFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageEncryptFinal', _pb_given)
 
     C_MessageEncryptFinal = C_MessageEncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal'))
 
     @property
     def C_MessageDecryptInit(self):
-        return _pb_function_pointer(self._s.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageDecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_MessageDecryptInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_MessageDecryptInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageDecryptInit', _pb_given)
 
     C_MessageDecryptInit = C_MessageDecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit'))
 
     @property
     def C_DecryptMessage(self):
-        return _pb_function_pointer(self._s.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_DecryptMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_39, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_DecryptMessage = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptMessage', _pb_given)
 
     C_DecryptMessage = C_DecryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessage'))
 
     @property
     def C_DecryptMessageBegin(self):
-        return _pb_function_pointer(self._s.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_DecryptMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_40, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_DecryptMessageBegin = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptMessageBegin', _pb_given)
 
     C_DecryptMessageBegin = C_DecryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin'))
 
     @property
     def C_DecryptMessageNext(self):
-        return _pb_function_pointer(self._s.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_root(self._s))
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_given)
-        self._s.C_DecryptMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_41, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', _pb_given)
+        self._s.C_DecryptMessageNext = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptMessageNext', _pb_given)
 
     C_DecryptMessageNext = C_DecryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext'))
 
     @property
     def C_MessageDecryptFinal(self):
-        return _pb_function_pointer(self._s.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageDecryptFinal, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_MessageDecryptFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_MessageDecryptFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageDecryptFinal', _pb_given)
 
     C_MessageDecryptFinal = C_MessageDecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal'))
 
     @property
     def C_MessageSignInit(self):
-        return _pb_function_pointer(self._s.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageSignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_MessageSignInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_MessageSignInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageSignInit', _pb_given)
 
     C_MessageSignInit = C_MessageSignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignInit'))
 
     @property
     def C_SignMessage(self):
-        return _pb_function_pointer(self._s.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignMessage.setter
     def C_SignMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignMessage = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignMessage', _pb_given)
 
     C_SignMessage = C_SignMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessage'))
 
     @property
     def C_SignMessageBegin(self):
-        return _pb_function_pointer(self._s.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long)', _pb_root(self._s))
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
-        self._s.C_SignMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'unsigned long (*)(unsigned long, void *, unsigned long)', _pb_given)
+        self._s.C_SignMessageBegin = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignMessageBegin', _pb_given)
 
     C_SignMessageBegin = C_SignMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageBegin'))
 
     @property
     def C_SignMessageNext(self):
-        return _pb_function_pointer(self._s.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_root(self._s))
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_given)
-        self._s.C_SignMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_42, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', _pb_given)
+        self._s.C_SignMessageNext = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignMessageNext', _pb_given)
 
     C_SignMessageNext = C_SignMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageNext'))
 
     @property
     def C_MessageSignFinal(self):
-        return _pb_function_pointer(self._s.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageSignFinal, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_MessageSignFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_MessageSignFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageSignFinal', _pb_given)
 
     C_MessageSignFinal = C_MessageSignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignFinal'))
 
     @property
     def C_MessageVerifyInit(self):
-        return _pb_function_pointer(self._s.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageVerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_root(self._s))
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_given)
-        self._s.C_MessageVerifyInit = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_27, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', _pb_given)
+        self._s.C_MessageVerifyInit = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageVerifyInit', _pb_given)
 
     C_MessageVerifyInit = C_MessageVerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit'))
 
     @property
     def C_VerifyMessage(self):
-        return _pb_function_pointer(self._s.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyMessage = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_VerifyMessage = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyMessage', _pb_given)
 
     C_VerifyMessage = C_VerifyMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessage'))
 
     @property
     def C_VerifyMessageBegin(self):
-        return _pb_function_pointer(self._s.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyMessageBegin = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_43, 'unsigned long (*)(unsigned long, void *, unsigned long)', _pb_given)
+        self._s.C_VerifyMessageBegin = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyMessageBegin', _pb_given)
 
     C_VerifyMessageBegin = C_VerifyMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin'))
 
     @property
     def C_VerifyMessageNext(self):
-        return _pb_function_pointer(self._s.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_root(self._s))
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_given)
-        self._s.C_VerifyMessageNext = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_44, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', _pb_given)
+        self._s.C_VerifyMessageNext = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyMessageNext', _pb_given)
 
     C_VerifyMessageNext = C_VerifyMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext'))
 
     @property
     def C_MessageVerifyFinal(self):
-        return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'unsigned long (*)(unsigned long)', _pb_root(self._s))
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_given)
-        self._s.C_MessageVerifyFinal = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_15, 'unsigned long (*)(unsigned long)', _pb_given)
+        self._s.C_MessageVerifyFinal = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageVerifyFinal', _pb_given)
 
     C_MessageVerifyFinal = C_MessageVerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal'))
@@ -9906,56 +9906,56 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def CreateMutex(self):
-        return _pb_function_pointer(self._s.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.CreateMutex, 'unsigned long (*)(void **)', _pb_root(self._s))
 
     @CreateMutex.setter
     def CreateMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_given)
-        self._s.CreateMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_1, 'unsigned long (*)(void **)', _pb_given)
+        self._s.CreateMutex = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void **)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'CreateMutex', _pb_given)
 
     CreateMutex = CreateMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.CreateMutex'))
 
     @property
     def DestroyMutex(self):
-        return _pb_function_pointer(self._s.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.DestroyMutex, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @DestroyMutex.setter
     def DestroyMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.DestroyMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.DestroyMutex = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'DestroyMutex', _pb_given)
 
     DestroyMutex = DestroyMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.DestroyMutex'))
 
     @property
     def LockMutex(self):
-        return _pb_function_pointer(self._s.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.LockMutex, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @LockMutex.setter
     def LockMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.LockMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.LockMutex = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'LockMutex', _pb_given)
 
     LockMutex = LockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LockMutex'))
 
     @property
     def UnlockMutex(self):
-        return _pb_function_pointer(self._s.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.UnlockMutex, 'unsigned long (*)(void *)', _pb_root(self._s))
 
     @UnlockMutex.setter
     def UnlockMutex(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', _pb_given)
-        self._s.UnlockMutex = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_2, 'unsigned long (*)(void *)', _pb_given)
+        self._s.UnlockMutex = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(void *)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'UnlockMutex', _pb_given)
 
     UnlockMutex = UnlockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.UnlockMutex'))
@@ -19227,14 +19227,14 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
 
     @property
     def NSC_NSSGetFIPSStatus(self):
-        return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', _pb_root(self._s))
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, _pb_given):
         if _pb_given is not None and not isinstance(_pb_given, FunctionPointer) and callable(_pb_given):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            _pb_given = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_given)
-        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(_pb_given, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
+            _pb_given = _pb_made_function_pointer(_pb_callback_4, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', _pb_given)
+        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(_pb_given, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', _pb_given)
 
     NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus'))

@@ -5229,208 +5229,208 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
         memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
-    C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Initialize")
+    C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Initialize, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Initialize")
 
 
-    C_Finalize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Finalize")
+    C_Finalize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Finalize, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Finalize")
 
 
-    C_GetInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', '_pb_callback_5', "CK_FUNCTION_LIST.C_GetInfo")
+    C_GetInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetInfo, 'unsigned long (*)(struct CK_INFO *)', '_pb_callback_5', "CK_FUNCTION_LIST.C_GetInfo")
 
 
-    C_GetFunctionList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', '_pb_callback_6', "CK_FUNCTION_LIST.C_GetFunctionList")
+    C_GetFunctionList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetFunctionList, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', '_pb_callback_6', "CK_FUNCTION_LIST.C_GetFunctionList")
 
 
-    C_GetSlotList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', '_pb_callback_7', "CK_FUNCTION_LIST.C_GetSlotList")
+    C_GetSlotList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSlotList, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', '_pb_callback_7', "CK_FUNCTION_LIST.C_GetSlotList")
 
 
-    C_GetSlotInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', '_pb_callback_8', "CK_FUNCTION_LIST.C_GetSlotInfo")
+    C_GetSlotInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSlotInfo, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', '_pb_callback_8', "CK_FUNCTION_LIST.C_GetSlotInfo")
 
 
-    C_GetTokenInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', '_pb_callback_9', "CK_FUNCTION_LIST.C_GetTokenInfo")
+    C_GetTokenInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetTokenInfo, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', '_pb_callback_9', "CK_FUNCTION_LIST.C_GetTokenInfo")
 
 
-    C_GetMechanismList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', '_pb_callback_10', "CK_FUNCTION_LIST.C_GetMechanismList")
+    C_GetMechanismList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetMechanismList, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', '_pb_callback_10', "CK_FUNCTION_LIST.C_GetMechanismList")
 
 
-    C_GetMechanismInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', '_pb_callback_11', "CK_FUNCTION_LIST.C_GetMechanismInfo")
+    C_GetMechanismInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetMechanismInfo, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', '_pb_callback_11', "CK_FUNCTION_LIST.C_GetMechanismInfo")
 
 
-    C_InitToken = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', '_pb_callback_12', "CK_FUNCTION_LIST.C_InitToken")
+    C_InitToken = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_InitToken, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', '_pb_callback_12', "CK_FUNCTION_LIST.C_InitToken")
 
 
-    C_InitPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_InitPIN")
+    C_InitPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_InitPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_InitPIN")
 
 
-    C_SetPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST.C_SetPIN")
+    C_SetPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_14', "CK_FUNCTION_LIST.C_SetPIN")
 
 
-    C_OpenSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', None, "CK_FUNCTION_LIST.C_OpenSession")
+    C_OpenSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_OpenSession, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', None, "CK_FUNCTION_LIST.C_OpenSession")
 
 
-    C_CloseSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CloseSession")
+    C_CloseSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CloseSession, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CloseSession")
 
 
-    C_CloseAllSessions = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CloseAllSessions")
+    C_CloseAllSessions = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CloseAllSessions, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CloseAllSessions")
 
 
-    C_GetSessionInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', '_pb_callback_16', "CK_FUNCTION_LIST.C_GetSessionInfo")
+    C_GetSessionInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSessionInfo, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', '_pb_callback_16', "CK_FUNCTION_LIST.C_GetSessionInfo")
 
 
-    C_GetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_GetOperationState")
+    C_GetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST.C_GetOperationState")
 
 
-    C_SetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_18', "CK_FUNCTION_LIST.C_SetOperationState")
+    C_SetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', '_pb_callback_18', "CK_FUNCTION_LIST.C_SetOperationState")
 
 
-    C_Login = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_19', "CK_FUNCTION_LIST.C_Login")
+    C_Login = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Login, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', '_pb_callback_19', "CK_FUNCTION_LIST.C_Login")
 
 
-    C_Logout = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_Logout")
+    C_Logout = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Logout, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST.C_Logout")
 
 
-    C_CreateObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_20', "CK_FUNCTION_LIST.C_CreateObject")
+    C_CreateObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CreateObject, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_20', "CK_FUNCTION_LIST.C_CreateObject")
 
 
-    C_CopyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_21', "CK_FUNCTION_LIST.C_CopyObject")
+    C_CopyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CopyObject, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_21', "CK_FUNCTION_LIST.C_CopyObject")
 
 
-    C_DestroyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST.C_DestroyObject")
+    C_DestroyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DestroyObject, 'unsigned long (*)(unsigned long, unsigned long)', '_pb_callback_22', "CK_FUNCTION_LIST.C_DestroyObject")
 
 
-    C_GetObjectSize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', '_pb_callback_23', "CK_FUNCTION_LIST.C_GetObjectSize")
+    C_GetObjectSize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetObjectSize, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', '_pb_callback_23', "CK_FUNCTION_LIST.C_GetObjectSize")
 
 
-    C_GetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST.C_GetAttributeValue")
+    C_GetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', '_pb_callback_24', "CK_FUNCTION_LIST.C_GetAttributeValue")
 
 
-    C_SetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST.C_SetAttributeValue")
+    C_SetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', '_pb_callback_24', "CK_FUNCTION_LIST.C_SetAttributeValue")
 
 
-    C_FindObjectsInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_25', "CK_FUNCTION_LIST.C_FindObjectsInit")
+    C_FindObjectsInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjectsInit, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', '_pb_callback_25', "CK_FUNCTION_LIST.C_FindObjectsInit")
 
 
-    C_FindObjects = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', '_pb_callback_26', "CK_FUNCTION_LIST.C_FindObjects")
+    C_FindObjects = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjects, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', '_pb_callback_26', "CK_FUNCTION_LIST.C_FindObjects")
 
 
-    C_FindObjectsFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_FindObjectsFinal")
+    C_FindObjectsFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjectsFinal, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST.C_FindObjectsFinal")
 
 
-    C_EncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_EncryptInit")
+    C_EncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST.C_EncryptInit")
 
 
-    C_Encrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Encrypt")
+    C_Encrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Encrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Encrypt")
 
 
-    C_EncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_EncryptUpdate")
+    C_EncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_EncryptUpdate")
 
 
-    C_EncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_EncryptFinal")
+    C_EncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST.C_EncryptFinal")
 
 
-    C_DecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_DecryptInit")
+    C_DecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST.C_DecryptInit")
 
 
-    C_Decrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Decrypt")
+    C_Decrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Decrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Decrypt")
 
 
-    C_DecryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptUpdate")
+    C_DecryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptUpdate")
 
 
-    C_DecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_DecryptFinal")
+    C_DecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST.C_DecryptFinal")
 
 
-    C_DigestInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', '_pb_callback_29', "CK_FUNCTION_LIST.C_DigestInit")
+    C_DigestInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', '_pb_callback_29', "CK_FUNCTION_LIST.C_DigestInit")
 
 
-    C_Digest = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Digest")
+    C_Digest = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Digest, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Digest")
 
 
-    C_DigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_DigestUpdate")
+    C_DigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_DigestUpdate")
 
 
-    C_DigestKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST.C_DigestKey")
+    C_DigestKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestKey, 'unsigned long (*)(unsigned long, unsigned long)', '_pb_callback_22', "CK_FUNCTION_LIST.C_DigestKey")
 
 
-    C_DigestFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_DigestFinal")
+    C_DigestFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST.C_DigestFinal")
 
 
-    C_SignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_SignInit")
+    C_SignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST.C_SignInit")
 
 
-    C_Sign = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Sign")
+    C_Sign = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Sign, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Sign")
 
 
-    C_SignUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_SignUpdate")
+    C_SignUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_SignUpdate")
 
 
-    C_SignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_SignFinal")
+    C_SignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST.C_SignFinal")
 
 
-    C_SignRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_SignRecoverInit")
+    C_SignRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST.C_SignRecoverInit")
 
 
-    C_SignRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_SignRecover")
+    C_SignRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_SignRecover")
 
 
-    C_VerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_VerifyInit")
+    C_VerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST.C_VerifyInit")
 
 
-    C_Verify = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST.C_Verify")
+    C_Verify = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Verify, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_14', "CK_FUNCTION_LIST.C_Verify")
 
 
-    C_VerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_VerifyUpdate")
+    C_VerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_VerifyUpdate")
 
 
-    C_VerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_VerifyFinal")
+    C_VerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_VerifyFinal")
 
 
-    C_VerifyRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
+    C_VerifyRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
 
 
-    C_VerifyRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_VerifyRecover")
+    C_VerifyRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_VerifyRecover")
 
 
-    C_DigestEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
+    C_DigestEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
 
 
-    C_DecryptDigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
+    C_DecryptDigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptDigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
 
 
-    C_SignEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
+    C_SignEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
 
 
-    C_DecryptVerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
+    C_DecryptVerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptVerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
 
 
-    C_GenerateKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_30', "CK_FUNCTION_LIST.C_GenerateKey")
+    C_GenerateKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_30', "CK_FUNCTION_LIST.C_GenerateKey")
 
 
-    C_GenerateKeyPair = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', '_pb_callback_31', "CK_FUNCTION_LIST.C_GenerateKeyPair")
+    C_GenerateKeyPair = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateKeyPair, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', '_pb_callback_31', "CK_FUNCTION_LIST.C_GenerateKeyPair")
 
 
-    C_WrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_32', "CK_FUNCTION_LIST.C_WrapKey")
+    C_WrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_WrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_32', "CK_FUNCTION_LIST.C_WrapKey")
 
 
-    C_UnwrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_33', "CK_FUNCTION_LIST.C_UnwrapKey")
+    C_UnwrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_UnwrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_33', "CK_FUNCTION_LIST.C_UnwrapKey")
 
 
-    C_DeriveKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_34', "CK_FUNCTION_LIST.C_DeriveKey")
+    C_DeriveKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DeriveKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_34', "CK_FUNCTION_LIST.C_DeriveKey")
 
 
-    C_SeedRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_SeedRandom")
+    C_SeedRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SeedRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_SeedRandom")
 
 
-    C_GenerateRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_GenerateRandom")
+    C_GenerateRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST.C_GenerateRandom")
 
 
-    C_GetFunctionStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_GetFunctionStatus")
+    C_GetFunctionStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetFunctionStatus, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST.C_GetFunctionStatus")
 
 
-    C_CancelFunction = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CancelFunction")
+    C_CancelFunction = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CancelFunction, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CancelFunction")
 
 
-    C_WaitForSlotEvent = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', '_pb_callback_35', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
+    C_WaitForSlotEvent = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_WaitForSlotEvent, 'unsigned long (*)(unsigned long, unsigned long *, void *)', '_pb_callback_35', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
 
 
 
@@ -5746,280 +5746,280 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
         memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
-    C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Initialize")
+    C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Initialize, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Initialize")
 
 
-    C_Finalize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Finalize")
+    C_Finalize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Finalize, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Finalize")
 
 
-    C_GetInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', '_pb_callback_5', "CK_FUNCTION_LIST_3_0.C_GetInfo")
+    C_GetInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInfo, 'unsigned long (*)(struct CK_INFO *)', '_pb_callback_5', "CK_FUNCTION_LIST_3_0.C_GetInfo")
 
 
-    C_GetFunctionList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', '_pb_callback_6', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
+    C_GetFunctionList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetFunctionList, 'unsigned long (*)(struct CK_FUNCTION_LIST **)', '_pb_callback_6', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
 
 
-    C_GetSlotList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', '_pb_callback_7', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
+    C_GetSlotList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSlotList, 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', '_pb_callback_7', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
 
-    C_GetSlotInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', '_pb_callback_8', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
+    C_GetSlotInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSlotInfo, 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', '_pb_callback_8', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
 
 
-    C_GetTokenInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', '_pb_callback_9', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
+    C_GetTokenInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetTokenInfo, 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', '_pb_callback_9', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
 
-    C_GetMechanismList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', '_pb_callback_10', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
+    C_GetMechanismList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetMechanismList, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', '_pb_callback_10', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
 
 
-    C_GetMechanismInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', '_pb_callback_11', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
+    C_GetMechanismInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetMechanismInfo, 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', '_pb_callback_11', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
 
-    C_InitToken = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', '_pb_callback_12', "CK_FUNCTION_LIST_3_0.C_InitToken")
+    C_InitToken = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_InitToken, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', '_pb_callback_12', "CK_FUNCTION_LIST_3_0.C_InitToken")
 
 
-    C_InitPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_InitPIN")
+    C_InitPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_InitPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_InitPIN")
 
 
-    C_SetPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST_3_0.C_SetPIN")
+    C_SetPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetPIN, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_14', "CK_FUNCTION_LIST_3_0.C_SetPIN")
 
 
-    C_OpenSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', None, "CK_FUNCTION_LIST_3_0.C_OpenSession")
+    C_OpenSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_OpenSession, 'unsigned long (*)(unsigned long, unsigned long, void *, unsigned long (*)(unsigned long, unsigned long, void *), unsigned long *)', None, "CK_FUNCTION_LIST_3_0.C_OpenSession")
 
 
-    C_CloseSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CloseSession")
+    C_CloseSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CloseSession, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CloseSession")
 
 
-    C_CloseAllSessions = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
+    C_CloseAllSessions = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CloseAllSessions, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
 
-    C_GetSessionInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', '_pb_callback_16', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
+    C_GetSessionInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSessionInfo, 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', '_pb_callback_16', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
 
 
-    C_GetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
+    C_GetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
 
-    C_SetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_18', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
+    C_SetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetOperationState, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', '_pb_callback_18', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
 
 
-    C_Login = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_19', "CK_FUNCTION_LIST_3_0.C_Login")
+    C_Login = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Login, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', '_pb_callback_19', "CK_FUNCTION_LIST_3_0.C_Login")
 
 
-    C_Logout = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_Logout")
+    C_Logout = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Logout, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_Logout")
 
 
-    C_CreateObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_20', "CK_FUNCTION_LIST_3_0.C_CreateObject")
+    C_CreateObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CreateObject, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_20', "CK_FUNCTION_LIST_3_0.C_CreateObject")
 
 
-    C_CopyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_21', "CK_FUNCTION_LIST_3_0.C_CopyObject")
+    C_CopyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CopyObject, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_21', "CK_FUNCTION_LIST_3_0.C_CopyObject")
 
 
-    C_DestroyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
+    C_DestroyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DestroyObject, 'unsigned long (*)(unsigned long, unsigned long)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
 
-    C_GetObjectSize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', '_pb_callback_23', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
+    C_GetObjectSize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetObjectSize, 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)', '_pb_callback_23', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
 
 
-    C_GetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
+    C_GetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', '_pb_callback_24', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
 
-    C_SetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
+    C_SetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetAttributeValue, 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', '_pb_callback_24', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
 
 
-    C_FindObjectsInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_25', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
+    C_FindObjectsInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjectsInit, 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', '_pb_callback_25', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
 
-    C_FindObjects = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', '_pb_callback_26', "CK_FUNCTION_LIST_3_0.C_FindObjects")
+    C_FindObjects = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjects, 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', '_pb_callback_26', "CK_FUNCTION_LIST_3_0.C_FindObjects")
 
 
-    C_FindObjectsFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
+    C_FindObjectsFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjectsFinal, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
 
-    C_EncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
+    C_EncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
 
 
-    C_Encrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Encrypt")
+    C_Encrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Encrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Encrypt")
 
 
-    C_EncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
+    C_EncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
 
 
-    C_EncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
+    C_EncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
 
-    C_DecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
+    C_DecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
 
 
-    C_Decrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Decrypt")
+    C_Decrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Decrypt, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Decrypt")
 
 
-    C_DecryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
+    C_DecryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
 
 
-    C_DecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
+    C_DecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
 
-    C_DigestInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', '_pb_callback_29', "CK_FUNCTION_LIST_3_0.C_DigestInit")
+    C_DigestInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)', '_pb_callback_29', "CK_FUNCTION_LIST_3_0.C_DigestInit")
 
 
-    C_Digest = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Digest")
+    C_Digest = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Digest, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Digest")
 
 
-    C_DigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
+    C_DigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
 
 
-    C_DigestKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_DigestKey")
+    C_DigestKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestKey, 'unsigned long (*)(unsigned long, unsigned long)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_DigestKey")
 
 
-    C_DigestFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
+    C_DigestFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
 
 
-    C_SignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_SignInit")
+    C_SignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_SignInit")
 
 
-    C_Sign = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Sign")
+    C_Sign = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Sign, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Sign")
 
 
-    C_SignUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
+    C_SignUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
 
-    C_SignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_SignFinal")
+    C_SignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_SignFinal")
 
 
-    C_SignRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
+    C_SignRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
 
-    C_SignRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_SignRecover")
+    C_SignRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_SignRecover")
 
 
-    C_VerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
+    C_VerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
 
-    C_Verify = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST_3_0.C_Verify")
+    C_Verify = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Verify, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_14', "CK_FUNCTION_LIST_3_0.C_Verify")
 
 
-    C_VerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
+    C_VerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
 
-    C_VerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
+    C_VerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyFinal, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
 
 
-    C_VerifyRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
+    C_VerifyRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyRecoverInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
 
-    C_VerifyRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
+    C_VerifyRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyRecover, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
 
 
-    C_DigestEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
+    C_DigestEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
 
-    C_DecryptDigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
+    C_DecryptDigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptDigestUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
 
 
-    C_SignEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
+    C_SignEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignEncryptUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
 
-    C_DecryptVerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
+    C_DecryptVerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptVerifyUpdate, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
 
 
-    C_GenerateKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_30', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
+    C_GenerateKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_30', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
 
-    C_GenerateKeyPair = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', '_pb_callback_31', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
+    C_GenerateKeyPair = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateKeyPair, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', '_pb_callback_31', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
 
 
-    C_WrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_32', "CK_FUNCTION_LIST_3_0.C_WrapKey")
+    C_WrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_WrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_32', "CK_FUNCTION_LIST_3_0.C_WrapKey")
 
 
-    C_UnwrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_33', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
+    C_UnwrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_UnwrapKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_33', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
 
 
-    C_DeriveKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_34', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
+    C_DeriveKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DeriveKey, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', '_pb_callback_34', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
 
 
-    C_SeedRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
+    C_SeedRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SeedRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
 
 
-    C_GenerateRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
+    C_GenerateRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateRandom, 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
 
 
-    C_GetFunctionStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
+    C_GetFunctionStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetFunctionStatus, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
 
 
-    C_CancelFunction = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
+    C_CancelFunction = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CancelFunction, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
 
 
-    C_WaitForSlotEvent = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', '_pb_callback_35', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
+    C_WaitForSlotEvent = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_WaitForSlotEvent, 'unsigned long (*)(unsigned long, unsigned long *, void *)', '_pb_callback_35', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
 
 
-    C_GetInterfaceList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', '_pb_callback_36', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
+    C_GetInterfaceList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInterfaceList, 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', '_pb_callback_36', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
 
 
-    C_GetInterface = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', '_pb_callback_37', "CK_FUNCTION_LIST_3_0.C_GetInterface")
+    C_GetInterface = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInterface, 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', '_pb_callback_37', "CK_FUNCTION_LIST_3_0.C_GetInterface")
 
 
-    C_LoginUser = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_38', "CK_FUNCTION_LIST_3_0.C_LoginUser")
+    C_LoginUser = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_LoginUser, 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_38', "CK_FUNCTION_LIST_3_0.C_LoginUser")
 
 
-    C_SessionCancel = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
+    C_SessionCancel = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SessionCancel, 'unsigned long (*)(unsigned long, unsigned long)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
 
 
-    C_MessageEncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
+    C_MessageEncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageEncryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
 
 
-    C_EncryptMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_39', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
+    C_EncryptMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_39', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
 
 
-    C_EncryptMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_40', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
+    C_EncryptMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_40', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
 
 
-    C_EncryptMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', '_pb_callback_41', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
+    C_EncryptMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', '_pb_callback_41', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
 
 
-    C_MessageEncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
+    C_MessageEncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageEncryptFinal, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
 
 
-    C_MessageDecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
+    C_MessageDecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageDecryptInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
 
 
-    C_DecryptMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_39', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
+    C_DecryptMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_39', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
 
 
-    C_DecryptMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_40', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
+    C_DecryptMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_40', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
 
 
-    C_DecryptMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', '_pb_callback_41', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
+    C_DecryptMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', '_pb_callback_41', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
 
 
-    C_MessageDecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
+    C_MessageDecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageDecryptFinal, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
 
 
-    C_MessageSignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
+    C_MessageSignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageSignInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
 
 
-    C_SignMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_42', "CK_FUNCTION_LIST_3_0.C_SignMessage")
+    C_SignMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_42', "CK_FUNCTION_LIST_3_0.C_SignMessage")
 
 
-    C_SignMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', '_pb_callback_43', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
+    C_SignMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long)', '_pb_callback_43', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
 
 
-    C_SignMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_42', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
+    C_SignMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', '_pb_callback_42', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
 
 
-    C_MessageSignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
+    C_MessageSignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageSignFinal, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
 
 
-    C_MessageVerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
+    C_MessageVerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageVerifyInit, 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
 
 
-    C_VerifyMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_44', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
+    C_VerifyMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessage, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_44', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
 
 
-    C_VerifyMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', '_pb_callback_43', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
+    C_VerifyMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessageBegin, 'unsigned long (*)(unsigned long, void *, unsigned long)', '_pb_callback_43', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
 
 
-    C_VerifyMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_44', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
+    C_VerifyMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessageNext, 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', '_pb_callback_44', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
 
 
-    C_MessageVerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
+    C_MessageVerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageVerifyFinal, 'unsigned long (*)(unsigned long)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
 
 
 
@@ -6302,16 +6302,16 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_C_INITIALIZE_ARGS", (('CreateMutex', 0), ('DestroyMutex', 0), ('LockMutex', 0), ('UnlockMutex', 0), ('flags', 0), ('LibraryParameters', 0), ('pReserved', 0), ))
 
-    CreateMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', '_pb_callback_1', "CK_C_INITIALIZE_ARGS.CreateMutex")
+    CreateMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).CreateMutex, 'unsigned long (*)(void **)', '_pb_callback_1', "CK_C_INITIALIZE_ARGS.CreateMutex")
 
 
-    DestroyMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.DestroyMutex")
+    DestroyMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).DestroyMutex, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.DestroyMutex")
 
 
-    LockMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).LockMutex, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.LockMutex")
+    LockMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).LockMutex, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.LockMutex")
 
 
-    UnlockMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.UnlockMutex")
+    UnlockMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).UnlockMutex, 'unsigned long (*)(void *)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.UnlockMutex")
 
 
     flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).flags, sizeof((<_cs_CK_C_INITIALIZE_ARGS *>NULL).flags), 0, 18446744073709551615, "CK_C_INITIALIZE_ARGS.flags")
@@ -19883,7 +19883,7 @@ A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
         memcpy(&_pb_self._ptr.version, (<CK_VERSION>_pb_given)._ptr, sizeof(_pb_self._ptr.version))
 
 
-    NSC_NSSGetFIPSStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_NSS_FIPS_FUNCTIONS *>NULL).NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', '_pb_callback_4', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
+    NSC_NSSGetFIPSStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_NSS_FIPS_FUNCTIONS *>NULL).NSC_NSSGetFIPSStatus, 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', '_pb_callback_4', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
 
 

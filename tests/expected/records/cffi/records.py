@@ -2601,7 +2601,7 @@ opaque_handle = handle_t
 
 
 def _pb_callback_0(_pb_function):
-    'A C int (*)(struct node *, struct node *) calling function: (the closure to keep alive, the pointer C is given).'
+    'A C int (*)(const struct node *, const struct node *) calling function: (the closure to keep alive, the pointer C is given).'
     _pb_last = 0  # the int the trampoline last returned, for _pb_refused()
 
     def _pb_trampoline(_pb_a0, _pb_a1):
@@ -2612,16 +2612,16 @@ def _pb_callback_0(_pb_function):
             if _pb_result.__class__ is int:
                 _pb_last = _pb_result
                 return _pb_result
-            return _pb_index(_pb_result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+            return _pb_index(_pb_result, 'the result of a callback int (*)(const struct node *, const struct node *)', -2147483648, 2147483647)
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
-        _pb_int_refused(_pb_last, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647, _pb_error)
+        _pb_int_refused(_pb_last, 'the result of a callback int (*)(const struct node *, const struct node *)', -2147483648, 2147483647, _pb_error)
         return 0
 
-    _pb_closure = _ffi.callback('int (*)(struct node *, struct node *)', _pb_trampoline, onerror=_pb_refused)
+    _pb_closure = _ffi.callback('int (*)(const struct node *, const struct node *)', _pb_trampoline, onerror=_pb_refused)
     return _pb_closure, _pb_closure
 
 

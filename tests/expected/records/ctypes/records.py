@@ -2750,7 +2750,7 @@ opaque_handle = handle_t
 
 
 def _pb_callback_0(_pb_function):
-    'A C int (*)(struct node *, struct node *) calling function: (the closure to keep alive, the pointer C is given).'
+    'A C int (*)(const struct node *, const struct node *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
@@ -2758,7 +2758,7 @@ def _pb_callback_0(_pb_function):
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(node, _S7, _pb_a0, None), None if not _pb_a1 else _pb_view_at(node, _S7, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= -1073741823 and _pb_result <= 1073741823 or _pb_result >= -2147483648 and _pb_result <= 2147483647):
                 return _pb_result
-            return _pb_index(_pb_result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+            return _pb_index(_pb_result, 'the result of a callback int (*)(const struct node *, const struct node *)', -2147483648, 2147483647)
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0

@@ -3419,8 +3419,8 @@ opaque_handle = handle_t
 
 # ---- the function pointer types Python callables are made into -------------
 _pb_views[0] = _pb_at_node
-# int (*)(struct node *, struct node *)
-_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p), ((3, 0), (3, 0)), (1, -2147483648, 2147483647), 'the result of a callback int (*)(struct node *, struct node *)', 0)
+# int (*)(const struct node *, const struct node *)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p), ((3, 0), (3, 0)), (1, -2147483648, 2147483647), 'the result of a callback int (*)(const struct node *, const struct node *)', 0)
 
 
 # ---- functions ---------------------------------------------------------
