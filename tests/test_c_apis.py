@@ -1646,6 +1646,8 @@ def test_character_fields_take_str_bytes_and_buffers(capi):
     assert holder.bytes == b"abc"  # no NUL in the buffer: read no further than its end
     holder.name = b"x\0y"
     assert holder.name == b"x" and capi.capi_holder_name_length(holder) == 1
+    holder.name = memoryview(b"abcdef")[:3]  # read-only, where C only reads: passed where it is
+    assert holder.name == b"abc" and capi.capi_holder_name_length(holder) == 6  # (C reads to a NUL)
 
 
 def test_a_value_read_from_a_pointer_field_outlives_the_field_being_set_again(capi):

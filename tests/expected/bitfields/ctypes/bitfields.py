@@ -1426,27 +1426,32 @@ def _pb_kept_for(struct, name):
     return None if kept is None else kept.get((_ct.addressof(struct), name))
 
 
-def _pb_text_at(address, kept):
-    """The characters at ``address`` up to the NUL, never past the end of ``kept`` (the bytes or
-    ctypes array a member was set to) when that is where they are."""
+def _pb_kept_bytes(address, kept):
+    """How many bytes ``kept`` (the bytes, ctypes array or read-only buffer a member was set
+    to) holds from ``address``, where they start; -1 where they are elsewhere."""
     if kept.__class__ is bytes:
-        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
-            return _pb_until_nul(kept)
-    elif kept is not None and _ct.addressof(kept) == address:
-        return _pb_until_nul(_ct.string_at(address, _ct.sizeof(kept)))
-    return _ct.string_at(address)
+        start = _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value
+        return len(kept) if start == address else -1
+    if kept.__class__ is _pb_ReadOnly:
+        return kept._pb_held.len if kept.value == address else -1
+    return _ct.sizeof(kept) if kept is not None and _ct.addressof(kept) == address else -1
+
+
+def _pb_text_at(address, kept):
+    """The characters at ``address`` up to the NUL, never past the end of ``kept`` (what a
+    member was set to) when that is where they are."""
+    held = _pb_kept_bytes(address, kept)
+    if held < 0:
+        return _ct.string_at(address)
+    return _pb_until_nul(kept if kept.__class__ is bytes else _ct.string_at(address, held))
 
 
 def _pb_data_at(address, size, kept):
     """``size`` characters at ``address``, NULs too (a member states their count), never past
-    the end of ``kept`` (the bytes or ctypes array a member was set to) when that is where they are."""
+    the end of ``kept`` (what a member was set to) when that is where they are."""
     size = max(size, 0)
-    if kept.__class__ is bytes:
-        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
-            return kept[:size]
-    elif kept is not None and _ct.addressof(kept) == address:
-        size = min(size, _ct.sizeof(kept))
-    return _ct.string_at(address, size)
+    held = _pb_kept_bytes(address, kept)
+    return _ct.string_at(address, size if held < 0 else min(size, held))
 
 
 def _pb_ref_repr(record):
