@@ -459,6 +459,34 @@ def test_a_comparator_without_user_data_sorts(capi):
     assert list(numbers) == sorted(numbers) and len(set(numbers)) == 1000
 
 
+def test_a_count_of_items_of_a_size_the_caller_states_is_held_to_both(capi):
+    # qsort's base, nmemb, size and fread's ptr, size, nmemb: C reads and writes nmemb * size
+    # bytes; the count alone let 20 four-byte items through for a buffer of 20 bytes
+    numbers = array.array("i", range(5))
+    capi.capi_sort_items(numbers, 5, 4, lambda a, b: 0)
+    with pytest.raises(ValueError, match=r"^argument 2 \(nmemb\) times argument 3 \(size\): 80 is more than "
+                                         r"argument 1 \(base\) holds \(20 bytes\)$"):
+        capi.capi_sort_items(numbers, 20, 4, lambda a, b: 0)
+    with pytest.raises(ValueError, match=r"^argument 2 \(nmemb\) times argument 3 \(size\): 500 is more"):
+        capi.capi_sort_items(numbers, 5, 100, lambda a, b: 0)
+    items = bytearray(7)
+    assert capi.capi_fill_items(items, 3, 2) == 2 and items == b"\x01\x02\x03\x04\x05\x06\x00"
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\) times argument 3 \(nmemb\): 8 is more than "
+                                         r"argument 1 \(ptr\) holds \(7 bytes\)$"):
+        capi.capi_fill_items(items, 2, 4)
+    assert capi.capi_fill_items(items, 0, 10**6) == 10**6 and capi.capi_fill_items(bytearray(), 3, 0) == 0
+
+
+
+def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
+    # realloc(NULL, 16) was refused: 16 is more than None holds
+    memory = capi.capi_realloc(None, 16)
+    assert capi.capi_used(memory) == 16
+    memory = capi.capi_realloc(memory, 64)
+    assert capi.capi_used(memory) == 64
+    capi.capi_release(memory)
+
+
 def test_a_callable_the_library_keeps_lives_with_the_handle_it_was_given(capi):
     status, db = capi.capi_db_open("main")
     heard = []

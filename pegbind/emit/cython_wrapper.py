@@ -345,6 +345,12 @@ class CythonWrappers:
                     f"    if _pb_stated_n is not None and _pb_stated_n > {held}:\n"
                     f"        _pb_too_long({message}, _pb_stated_n, {held})\n")
         n = step.length_slot.arg
+        if step.factor_slot is not None:
+            # a length and the integer it is multiplied by (qsort's nmemb, size), both unsigned:
+            # their product, compared without overflowing
+            m = step.factor_slot.arg
+            return (f"if {held} >= 0 and {m} != 0 and {n} > <size_t>{held} // {m}:\n"
+                    f"    _pb_too_long({message}, <object>{n} * <object>{m}, {held})\n")
         # the library's (size_t)-1 for "to the NUL", where the buffer ends with one
         nul = "" if step.terminated is None else \
             f" and not ({n} == {step.terminated}U and isinstance({step.buffer.py_name}, (bytes, bytearray, str)))"

@@ -754,10 +754,12 @@ class WrapperWriter(ABC):
                     slot = ", ".join([repr(f.function.name), *(p.py_name for p in selectors)])
                     out.append(f"_pb_va = _pb_varargs({f.varargs}, {first}, "
                                f"{keeper.py_name if keeper is not None else 'None'}, ({slot},))")
-                case CheckLength(buffer=held, buffer_slot=held_slot, length=stated):
+                case CheckLength(buffer=held, buffer_slot=held_slot, length=stated, factor=factor):
                     out += self.check_length(step, held, held_slot, stated, bool(retry))
-                    if not step.in_a_cell:  # the check made the length an exact int
+                    if not step.in_a_cell:  # the check made the length (and its factor) an exact int
                         args[stated.index] = self.exact_int_arg(stated)
+                    if factor is not None:
+                        args[factor.index] = self.exact_int_arg(factor)
                 case PassNull(param=p):
                     args[p.index] = self.null if step.pointer else "0"
                 case PassCell(param=p):
@@ -898,19 +900,22 @@ class WrapperWriter(ABC):
         # empty buffer holds no item, nor does one holding part of one: any length
         # is more (the buffer's conversion asks for no item, C being told how many).
         held = f"len({name})" + (f" // {item}" if item > 1 else "")
-        message = step.message.replace("{n}", "{" + n.py_name + "}")
+        # a length and the integer it is multiplied by (qsort's nmemb, size): their product
+        stated = n.py_name if step.factor is None else f"{n.py_name} * {step.factor.py_name}"
+        message = step.message.replace("{n}", "{" + stated + "}")
         # the library's (size_t)-1 for "to the NUL", where the buffer ends with one
         nul = "" if step.terminated is None else f" and {n.py_name} != {step.terminated}"
         lines = [
             *self.exact_int(n),
+            *(self.exact_int(step.factor) if step.factor is not None else ()),
             f"if {name}.__class__ is bytes:",
-            f"    if {n.py_name} > {held}{nul}:",
+            f"    if {stated} > {held}{nul}:",
             f"        {self._too_long(message.replace('{held}', '{' + held + '}'), fast)}",
-            f"elif {n.py_name} > {known} >= 0:",
+            f"elif {stated} > {known} >= 0:",
             f"    {self._too_long(message.replace('{held}', '{' + known + '}'), fast)}",
         ]
         if nul:
-            lines[-2] = (f"elif {n.py_name} > {known} >= 0 and not ({n.py_name} == {step.terminated} "
+            lines[-2] = (f"elif {stated} > {known} >= 0 and not ({n.py_name} == {step.terminated} "
                          f"and isinstance({name}, (bytes, bytearray, str))):")
         return lines
 

@@ -190,6 +190,11 @@ class ParamBinding:
     bounds: tuple[int, ...] = ()
     #: what :attr:`bounds` counts: ``bytes``, or ``items`` of the pointer's element type
     bound_unit: Literal["bytes", "items", ""] = ""
+    #: for such a length of untyped memory: the index of the integer right after it that
+    #: multiplies it, a size in bytes and a count of items of that size in either order
+    #: (fread's ``ptr, size, nmemb``, qsort's ``base, nmemb, size``): the call refuses a
+    #: product the buffer does not hold
+    bound_factor: int | None = None
     #: for an ``out`` parameter: the :class:`Deallocator` name of what C writes to it
     #: (config ``owned(F)``): the Python object frees it once (see :class:`Deallocator`)
     owner: str | None = None

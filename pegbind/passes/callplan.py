@@ -171,6 +171,10 @@ class CheckLength:
     #: ``bytearray`` and ``str``, which end with one (a signed length's -1 is below any
     #: capacity); None for no such value
     terminated: int | None = None
+    #: the integer parameter the length is multiplied by, and its slot (``ParamBinding.bound_factor``:
+    #: qsort's ``nmemb, size``): the product is compared, in bytes; None for none
+    factor: ParamBinding | None = None
+    factor_slot: Slot | None = None
     kind: Literal["check_length"] = "check_length"
 
 
@@ -472,14 +476,17 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         steps.append(PassLength(p, slots[p.index], measures, slots[measures.index], mode, out_buffer, limit, message))
     for index, length in bounded.items():
         held, unit = params[index], "bytes" if items[index] == 1 else "items"
-        message = f"{length.label}: {{n}} is more than {held.label} holds ({{held}} {unit})"
+        factor = params[length.bound_factor] if length.bound_factor is not None else None
+        said = length.label if factor is None else f"{length.label} times {factor.label}"
+        message = f"{said}: {{n}} is more than {held.label} holds ({{held}} {unit})"
         in_a_cell = length.kind != "int"
         cell_int = (0, False)
         if in_a_cell and length.element is not None:
             signed = integer_range(module, length.element, target)[0] < 0
             cell_int = (element_size(module, target, length.element), signed)
         steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message,
-                                 cell_int, None if in_a_cell else _terminated(module, target, length.ctype)))
+                                 cell_int, None if in_a_cell else _terminated(module, target, length.ctype),
+                                 factor, None if factor is None else slots[factor.index]))
     if f.variadic:
         keeper = next((p for p in f.inputs if p.role.role == "in" and p.kind in ("handle", "record_ptr")), None)
         selectors = tuple(p for p in f.inputs if p.role.role == "in" and p.kind == "int")

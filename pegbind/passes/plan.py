@@ -954,6 +954,49 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     return found
 
 
+def _factors(module: Module, target: TargetInfo, params: list[ParamBinding],
+             bounds: dict[int, tuple[tuple[int, ...], str]], explicit: set[str]) -> dict[int, int]:
+    """Length index -> the integer right after it that multiplies it, where the length bounds
+    one pointer to untyped memory or characters: a size in bytes then a count of items of that
+    size (fread's ``ptr, size, nmemb``), or the count then the size (qsort's and bsearch's
+    ``base, nmemb, size``). C reads or writes their product: a count of bytes let through
+    20 four-byte items of a 20-byte buffer. Both unsigned, as C's sizes are."""
+    factors: dict[int, int] = {}
+    for index, (pointers, _unit) in bounds.items():
+        if (len(pointers) != 1 or index + 1 >= len(params) or params[index].kind != "int"
+                or any(index + 1 == length for length in bounds)):
+            continue
+        element, factor = _pointee(module, params[pointers[0]].ctype), params[index + 1]
+        if element is None or not (_is_void(module, module.resolve(element)) or is_character(module, element)):
+            continue
+        if (factor.kind != "int" or factor.role.role != "in" or rule_name(factor.c_name, factor.index) in explicit
+                or integer_range(module, factor.ctype, target)[0] < 0
+                or integer_range(module, params[index].ctype, target)[0] < 0):
+            continue
+        # one names the size of an item, the other counts items (not an extent: libssh2's
+        # channel_type_len, window_size)
+        sizes = [_names_item_size(p.c_name) for p in (params[index], factor)]
+        counts = [_counts_only(p.c_name) or counts_of(params[pointers[0]].c_name, p.c_name)
+                  for p in (params[index], factor)]
+        if (sizes, counts) in (([True, False], [False, True]), ([False, True], [True, False])):
+            factors[index] = factor.index
+    return factors
+
+
+#: the words that may come before ``size`` in the name of the size of one item (see _names_item_size)
+_ITEM_WORDS = frozenset({"el", "elem", "element", "item", "memb", "member", "obj", "object", "entry", "record"})
+
+
+def _names_item_size(name: str | None) -> bool:
+    """Whether ``name`` is that of the size of one item: ``size`` (qsort's), ``element_size``
+    (GLib's), ``elsize``, ``item_size``; not the size of a whole (``buf_size``, ``window_size``)."""
+    bare = (name or "").strip("_")
+    words = _words(bare)
+    if bare.lower() in {word + "size" for word in _ITEM_WORDS}:
+        return True
+    return bool(words) and words[-1] == "size" and all(word in _ITEM_WORDS for word in words[:-1])
+
+
 def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str], length: ParamBinding,
                  taken: AbstractSet[int]) -> int | None:
     """The one pointer (not in ``taken``) the name of ``length`` says it measures, or None: the
@@ -1250,6 +1293,13 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
     return any(number.startswith(prefix) and len(number) > len(prefix)
                and words[-len(_words(number[len(prefix):])):] == _words(number[len(prefix):])
                for prefix in ("Num", "num_", "n"))
+
+
+def _reallocates(function: str) -> bool:
+    """Whether a function's name says it gives the memory it is given a new size (``realloc``,
+    ``reallocarray``, ``g_realloc_n``, ``_talloc_realloc_array``): its sizes are the new memory's,
+    not what the old holds (``realloc(None, 16)`` was refused as 16 bytes more than None holds)."""
+    return any(word.startswith("realloc") for word in _words(function))
 
 
 def _frees(function: str) -> bool:
@@ -1630,8 +1680,10 @@ def plan_function(
                 and rule_name(cell.c_name, cell.index) not in roles
                 and length_unit(chars.c_name, cell.c_name, names_of) is not None):
             params[chars.index] = replace(chars, length_param=cell.index)
-    for index, (pointers, unit) in _bounds(module, function, params, set(roles)).items():
-        params[index] = replace(params[index], bounds=pointers, bound_unit=unit)
+    bounds = {} if _reallocates(function.name) else _bounds(module, function, params, set(roles))
+    factors = _factors(module, target, params, bounds, set(roles))
+    for index, (pointers, unit) in bounds.items():
+        params[index] = replace(params[index], bounds=pointers, bound_unit=unit, bound_factor=factors.get(index))
         for bounded in pointers:
             params[bounded] = replace(params[bounded], counted=True)
     for index, planned in enumerate(params):

@@ -46,6 +46,11 @@ int capi_db_close(capi_db *db) { int was = db ? db->open : -1; free(db); return 
 void *capi_alloc(size_t size) { size_t *m = malloc(sizeof(size_t) + size); *m = size; return m + 1; }
 size_t capi_used(const void *memory) { return memory ? ((const size_t *)memory)[-1] : 0; }
 void capi_release(void *memory) { if (memory) free((size_t *)memory - 1); }
+void *capi_realloc(void *memory, size_t size) {
+    size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
+    *m = size;
+    return m + 1;
+}
 size_t capi_encode(const unsigned char *in, size_t n, uint8_t **output) {
     (void)in, (void)n;
     *output = capi_alloc(6);
@@ -627,6 +632,16 @@ int capi_planes(capi_planes_cb write, void *user) {
 
 int capi_numbers(capi_number_cb number, void *ctx) {
     return number(ctx, "42, SECRET", 2) + number(ctx, "k\0y", 3) + number(ctx, NULL, 0) + number(ctx, "q", (size_t)-1);
+}
+
+void capi_sort_items(void *base, size_t nmemb, size_t size, int (*cmp)(const void *, const void *)) {
+    qsort(base, nmemb, size, cmp);
+}
+
+size_t capi_fill_items(void *ptr, size_t size, size_t nmemb) {
+    for (size_t i = 0; i < size * nmemb; i++)
+        ((unsigned char *)ptr)[i] = (unsigned char)(i + 1);
+    return nmemb;
 }
 
 int capi_run_settings(const capi_settings *settings) {

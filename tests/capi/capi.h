@@ -52,6 +52,8 @@ int capi_db_close(capi_db *db);
 void *capi_alloc(size_t size);
 size_t capi_used(const void *memory);
 void capi_release(void *memory);
+/* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
+void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
    returns their size: "AB", a NUL, "CDE" (memory of capi_alloc's: capi_release frees it). */
 size_t capi_encode(const unsigned char *in, size_t n, uint8_t **output);
@@ -195,6 +197,11 @@ size_t capi_write_out(capi_writer write, void *user);
    the sum of what it returned. */
 typedef int (*capi_number_cb)(void *ctx, const char *numberVal, size_t numberLen);
 int capi_numbers(capi_number_cb number, void *ctx);
+/* Items of a size the caller states, as qsort's base, nmemb, size (sorted with cmp) and
+   fread's ptr, size, nmemb (filled with the bytes 1, 2, 3 ...; how many items): C reads and
+   writes nmemb * size bytes. */
+void capi_sort_items(void *base, size_t nmemb, size_t size, int (*cmp)(const void *, const void *));
+size_t capi_fill_items(void *ptr, size_t size, size_t nmemb);
 /* Callables a record holds, of a type spelling const and size_t (http-parser's settings): what
    the members return for (NULL, "7", 1), added, a NULL one left out. */
 typedef struct capi_settings { capi_number_cb on_number; capi_number_cb on_other; } capi_settings;
