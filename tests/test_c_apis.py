@@ -478,6 +478,20 @@ def test_a_count_of_items_of_a_size_the_caller_states_is_held_to_both(capi):
 
 
 
+def test_a_length_before_buffers_is_not_that_of_an_array_or_a_position_among_them(capi):
+    # mbedtls_aes_crypt_cbc(ctx, mode, length, iv[16], input, output) refused 32 bytes: more
+    # than iv holds; gnutls_record_send_file(session, fd, &offset, count), count: more than a cell
+    off, iv, out = capi.c_size_t(0), bytes(range(16)), bytearray(32)
+    capi.capi_crypt_ctr(32, off, iv, bytes(32), out)
+    assert off.value == 32 and out == bytes(range(16)) * 2
+    with pytest.raises(ValueError, match=r"^argument 1 \(length\): 33 is more than argument 4 \(input_\) holds"):
+        capi.capi_crypt_ctr(33, off, iv, bytes(32), bytearray(33))
+    with pytest.raises(ValueError, match=r"^argument 3 \(iv\) needs at least 16 bytes, got 15$"):
+        capi.capi_crypt_ctr(1, off, bytes(15), b"a", bytearray(1))
+    offset = capi.c_long(10)
+    assert capi.capi_send_from(offset, 4096) == 4096 and offset.value == 4106
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -759,10 +759,11 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     if not pointer or not length:
         return None
     others = frozenset(other.strip("_") for other in others)
-    if (_words(pointer) or [""])[-1] in _CONTEXT_WORDS and not length.startswith(pointer):
+    if (_words(pointer) or [""])[-1] in _CONTEXT_WORDS | _POSITION_WORDS and not length.startswith(pointer):
         # an object memory is made for or in (talloc's talloc_named_const(const void *context,
         # size_t size, ...), _talloc_array(ctx, el_size, count, ...), an APR pool), not data it
-        # holds: a length not named after it is of something else
+        # holds: a length not named after it is of something else; so is a position in
+        # something (gnutls_record_send_file(session, fd, off_t *offset, size_t count))
         return None
     if length.startswith(pointer) and length.endswith(_ROOM_ENDINGS):
         # the room left in it (libdeflate's out, out_nbytes_avail): its capacity, as a length
@@ -807,6 +808,8 @@ def _room_unit(pointer: str | None, length: str | None, others: frozenset[str]) 
 
 #: the last words of the names of pointers to a context, not to data (see length_unit)
 _CONTEXT_WORDS = frozenset({"ctx", "context", "parent", "pool", "arena", "allocator", "owner"})
+#: ... and of pointers to a position in data (an offset C reads and moves on)
+_POSITION_WORDS = frozenset({"offset", "off", "pos", "position", "cursor", "index", "idx"})
 
 #: what may end the name of a length named after its pointer, saying it is the room C has there
 _ROOM_ENDINGS = ("_avail", "Avail", "_available", "Available")
@@ -866,8 +869,9 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     # dstCapacity (compressedSize, right after dst, is not its length); worked out once needed
     named: dict[int, int] | None = None
     for pointer, length in zip(params, params[1:], strict=False):
-        if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
-            continue
+        if (pointer.index in stated or length.index in found or pointer.index in found
+                or not _may_bound(module, pointer, length, explicit)):
+            continue  # (a length in a cell is no buffer: gnutls's salt, salt_size, iter_count)
         if named is None:
             named = {owner: other.index for other in params
                      if (owner := _named_owner(module, params, explicit, other, stated)) is not None}
@@ -947,6 +951,12 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
                 break
             if _may_bound(module, pointer, length, explicit) != "value":
                 break
+            element = _pointee(module, pointer.ctype)
+            if pointer.array_length or (element is not None and _is_size_like(module, element)):
+                # an array of its own length, or a size or offset C reads and moves on, within
+                # the run: mbedtls_aes_crypt_cbc(ctx, mode, length, iv[16], input, output), its
+                # _ctr(ctx, length, size_t *nc_off, nonce_counter[16], ..., input, output)
+                continue
             run.append(pointer.index)
         if run:
             found[length.index] = (tuple(run), _GENERIC_LENGTHS[generic])

@@ -46,6 +46,18 @@ int capi_db_close(capi_db *db) { int was = db ? db->open : -1; free(db); return 
 void *capi_alloc(size_t size) { size_t *m = malloc(sizeof(size_t) + size); *m = size; return m + 1; }
 size_t capi_used(const void *memory) { return memory ? ((const size_t *)memory)[-1] : 0; }
 void capi_release(void *memory) { if (memory) free((size_t *)memory - 1); }
+void capi_crypt_ctr(size_t length, size_t *off, const unsigned char iv[16], const unsigned char *input,
+                    unsigned char *output) {
+    for (size_t i = 0; i < length; i++)
+        output[i] = input[i] ^ iv[(*off + i) % 16];
+    *off += length;
+}
+
+size_t capi_send_from(long *offset, size_t count) {
+    *offset += (long)count;
+    return count;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

@@ -52,6 +52,14 @@ int capi_db_close(capi_db *db);
 void *capi_alloc(size_t size);
 size_t capi_used(const void *memory);
 void capi_release(void *memory);
+/* A length before buffers, with an array of its own length and a size_t C moves on among them,
+   as mbedtls_aes_crypt_ctr(ctx, length, size_t *nc_off, nonce_counter[16], ..., input, output):
+   output[i] = input[i] ^ iv[(*off + i) % 16]; *off moves on by length. */
+void capi_crypt_ctr(size_t length, size_t *off, const unsigned char iv[16], const unsigned char *input,
+                    unsigned char *output);
+/* A position C reads and moves on, and a count of something else (gnutls_record_send_file(session,
+   fd, off_t *offset, size_t count)): *offset += count; count. */
+size_t capi_send_from(long *offset, size_t count);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
