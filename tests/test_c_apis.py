@@ -492,6 +492,17 @@ def test_a_length_before_buffers_is_not_that_of_an_array_or_a_position_among_the
     assert capi.capi_send_from(offset, 4096) == 4096 and offset.value == 4106
 
 
+def test_records_and_handles_after_their_count_are_lists(capi):
+    # pixman_image_fill_rectangles(op, dst, color, 10**7, one_rect) read 10**7 records of one
+    pairs = [capi.capi_pair(first=2, second=3), capi.capi_pair(first=4, second=5)]
+    assert capi.capi_pair_products(pairs) == 26 and capi.capi_pair_products([]) == 0
+    status, main = capi.capi_db_open("main")
+    status, other = capi.capi_db_open("other")
+    assert capi.capi_count_main([main, other, main]) == 2
+    with pytest.raises(TypeError):
+        capi.capi_pair_products(2, pairs)  # the count is the list's own
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

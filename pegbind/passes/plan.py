@@ -1371,8 +1371,10 @@ def _default_sequences(module: Module, names: dict, function: Function,
       or :func:`counts_of` (``struct pollfd *fds, nfds_t nfds``; ``const struct iovec *iov,
       int count``), or to handles (LLVM's ``LLVMTypeRef *ParamTypes, unsigned ParamCount``:
       not the ``out`` a non-const ``T **`` is otherwise);
-    - an array of records or handles declared ``[]``, after a count named for it
-      (``unsigned num_args, Z3_ast const args[]``);
+    - a pointer to records or handles after their count named for them by :func:`counts_of`
+      (pixman's ``int n_rects, const pixman_rectangle16_t *rects``), or an array declared
+      ``[]`` after a count or size named for it (``unsigned num_args, Z3_ast const args[]``,
+      ``unsigned domain_size, Z3_sort const domain[]``);
     - pointers to strings, buffers or records (:func:`pointer_item`) followed by a count
       :func:`counts_of` names for them (``const char **parts, int nparts``: a length alone
       is not enough, as ``BIO_nread(bio, char **buf, int num)`` gives back one pointer);
@@ -1427,9 +1429,12 @@ def _default_sequences(module: Module, names: dict, function: Function,
                 or (handles or fixed) and _counts_handles(param.name, after or "", by_name)
                 or item is not None and counts_of(param.name, after)):
             found[index] = after
-        elif (adjusted is not None and before in by_name and before not in stated and (records or handles or fixed)
-              and (counts_of(param.name, before) or (before or "").strip("_") in _GENERIC_LENGTHS
-                   and _says_many(param.name))):
+        elif before in by_name and before not in stated and (records or handles or fixed) and (
+                counts_of(param.name, before)  # pixman's int n_rects, const pixman_rectangle16_t *rects
+                or adjusted is not None and (
+                    (before or "").strip("_") in _GENERIC_LENGTHS and _says_many(param.name)
+                    # a handle has no byte size: Z3's unsigned domain_size, Z3_sort const domain[]
+                    or (handles or fixed) and _named_for(param.name, before))):
             found[index] = before
         elif fixed:
             found[index] = None  # read to its NULL

@@ -58,6 +58,20 @@ size_t capi_send_from(long *offset, size_t count) {
     return count;
 }
 
+int capi_pair_products(int n_pairs, const capi_pair *pairs) {
+    int sum = 0;
+    for (int i = 0; i < n_pairs; i++)
+        sum += pairs[i].first * pairs[i].second;
+    return sum;
+}
+
+int capi_count_main(unsigned dbs_size, capi_db *const dbs[]) {
+    int count = 0;
+    for (unsigned i = 0; i < dbs_size; i++)
+        count += strcmp(capi_db_name(dbs[i]), "main") == 0;
+    return count;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

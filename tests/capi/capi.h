@@ -647,4 +647,10 @@ typedef struct capi_bitmap {
 /* points bitmap->buffer at a 2 x 3 image: 0 255 0 / 128 0 7 */
 void capi_render(capi_bitmap *bitmap);
 
+/* Records and handles after their count (pixman's int n_rects, const pixman_rectangle16_t *rects;
+   Z3's unsigned domain_size, Z3_sort const domain[]): the sum of first * second; how many dbs
+   are named "main". */
+int capi_pair_products(int n_pairs, const capi_pair *pairs);
+int capi_count_main(unsigned dbs_size, capi_db *const dbs[]);
+
 #endif
