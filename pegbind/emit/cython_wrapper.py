@@ -141,11 +141,11 @@ def va_call(binding: BindingModel, speller: CtypesSpeller, f: FunctionBinding, f
 
 def cy_min_size(param: ParamBinding) -> str:
     """The fewest bytes a buffer argument must hold: its element, times the length of an array
-    parameter; none where C is told its size (see :attr:`ParamBinding.counted`)."""
+    parameter; none where C is told its size or reads text (:attr:`ParamBinding.takes_empty`)."""
     size = cy_sizeof(param.element)
     if param.array_length is not None:
         return f"{size} * {param.array_length}"
-    return "0" if param.counted else size
+    return "0" if param.takes_empty else size
 
 
 #: the largest ``out-bytes`` buffer of a size known when the module is written that a wrapper

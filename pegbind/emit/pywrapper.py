@@ -121,8 +121,8 @@ def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
     """Bytes a buffer argument must hold at least: one element, or the length of an array
     parameter (``uuid_t``: 16); one byte for ``void *`` and incomplete types, of which nothing
     more is known (C reads or writes at least that: an empty buffer's storage is shared by every
-    empty ``bytearray``); 0 when C is told its size."""
-    if param.counted and param.array_length is None:
+    empty ``bytearray``); 0 when C is told its size or reads text (:attr:`ParamBinding.takes_empty`)."""
+    if param.takes_empty:
         return 0
     return (element_size(binding.module, binding.target, param.element) or 1) * (param.array_length or 1)
 

@@ -211,6 +211,13 @@ class ParamBinding:
         return self.adjusted if self.adjusted is not None else self.ctype
 
     @property
+    def takes_empty(self) -> bool:
+        """Whether an empty buffer is as good as any for it: C is told its size (:attr:`counted`),
+        or reads it as characters to their NUL (:attr:`text`: ``b""`` and ``""`` end with one,
+        fontconfig's ``FcNameParse(b"")``); not an array parameter, of N items."""
+        return self.array_length is None and (self.counted or self.text)
+
+    @property
     def passed(self) -> bool:
         """Whether the Python caller passes this parameter."""
         return self.role.role in INPUT_ROLES or self.is_input

@@ -443,7 +443,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             steps.append(CheckNotNone(p, slot, f"{p.label} must not be None"))
         if role == "in":
             size = element_size(module, target, p.element)
-            least = size * p.array_length if p.array_length else 0 if p.counted else size
+            least = size * p.array_length if p.array_length else 0 if p.takes_empty else size
             steps.append(PassIn(p, slot, p.length is not None, least, size or 1, items.get(p.index, 0)))
         elif role == "null":
             steps.append(PassNull(p, slot, isinstance(module.resolve(p.ctype), (Pointer, Array))))
