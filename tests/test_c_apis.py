@@ -503,6 +503,14 @@ def test_records_and_handles_after_their_count_are_lists(capi):
         capi.capi_pair_products(2, pairs)  # the count is the list's own
 
 
+def test_text_after_its_length_is_that_many_bytes(capi):
+    # Z3_mk_lstring(c, 40, b"abc") read 37 bytes past the text; "a\0b" was refused
+    assert capi.capi_text_sum(3, "a\0b") == 97 + 98 and capi.capi_text_sum(2, b"ab") == 97 + 98
+    with pytest.raises(ValueError, match=r"^argument 1 \(len_\): 40 is more than argument 2 \(s\) holds "
+                                         r"\(3 bytes\)$"):
+        capi.capi_text_sum(40, b"abc")
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -939,11 +939,21 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             bounded.add(owner)
     # A length named only as one, right before the data it measures and after no buffer it
     # could be another's: nettle's ``size_t length, uint8_t *dst, const uint8_t *src`` (every
-    # buffer in the run after it).  Not text: a C string states its own length.
+    # buffer in the run after it).  Not text after a count (a C string states its own length),
+    # but text right after a length.
     for at, length in enumerate(params):
         generic = (length.c_name or "").strip("_")
         if length.index in found or generic not in _GENERIC_LENGTHS or any(
                 _may_bound(module, pointer, length, explicit) for pointer in params[:at]):
+            continue
+        following = params[at + 1] if at + 1 < len(params) else None
+        if (following is not None and following.kind == "cstring" and generic in ("len", "length")
+                and following.index not in bounded and _may_bound(module, following, length, explicit) == "value"):
+            # but text right after a length (not a count, nor a size: xmlMallocLoc(size, file, line))
+            # is that many bytes, NULs and all: Z3's Z3_mk_lstring(c, unsigned len, Z3_string s)
+            # read past b"abc" for len 40; libxml2's xmlOutputBufferWrite(out, len, buf)
+            found[length.index] = ((following.index,), _GENERIC_LENGTHS[generic])
+            bounded.add(following.index)
             continue
         run = []
         for pointer in params[at + 1:]:

@@ -72,6 +72,13 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]) {
     return count;
 }
 
+int capi_text_sum(unsigned len, const char *s) {
+    int sum = 0;
+    for (unsigned i = 0; i < len; i++)
+        sum += (unsigned char)s[i];
+    return sum;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

@@ -60,6 +60,9 @@ void capi_crypt_ctr(size_t length, size_t *off, const unsigned char iv[16], cons
 /* A position C reads and moves on, and a count of something else (gnutls_record_send_file(session,
    fd, off_t *offset, size_t count)): *offset += count; count. */
 size_t capi_send_from(long *offset, size_t count);
+/* Text after its length, as Z3's Z3_mk_lstring(c, unsigned len, Z3_string s): the sum of its
+   len bytes, NULs and all. */
+int capi_text_sum(unsigned len, const char *s);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
