@@ -511,6 +511,13 @@ def test_text_after_its_length_is_that_many_bytes(capi):
         capi.capi_text_sum(40, b"abc")
 
 
+def test_numbers_c_gives_back_with_their_count_are_a_pointer(capi):
+    # XQueryTree's Window **children_return took nothing Python could make, and None segfaulted
+    count = capi.c_uint()
+    status, children = capi.capi_children(count)
+    assert status == 1 and count.value == 3 and children[:count.value] == [7, 8, 9]
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -559,6 +559,41 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
     return ParamRole("out") if _is_void(module, cell.target) else ParamRole("in")
 
 
+def _counted_out_numbers(module: Module, function: Function, defaults: list[ParamRole]) -> list[ParamRole]:
+    """``defaults`` with each non-const ``T **`` of numbers that a pointer to an integer right
+    after it counts made ``out``: C gives back an array and writes its length, as Xlib's
+    ``XQueryTree(..., Window **children_return, unsigned int *nchildren_return)`` and
+    ``XGetWMProtocols(..., Atom **protocols_return, int *count_return)`` do (a ``Pointer``,
+    read as ``children[:n.value]``), or where neither is named. Without such a count, a ``T **``
+    of numbers stays what C reads (``int **rows``)."""
+    params = function.params
+    roles = list(defaults)
+    for index, (param, following) in enumerate(zip(params, params[1:], strict=False)):
+        if roles[index].role != "in" or adjusted_array(module, param.type) is not None:
+            continue
+        resolved, count = module.resolve(param.type), module.resolve(following.type)
+        cell = module.resolve(resolved.target) if isinstance(resolved, Pointer) else None
+        if (not isinstance(cell, Pointer) or cell.is_const or _arithmetic(module.resolve(cell.target)) is None
+                or not isinstance(count, Pointer) or adjusted_array(module, following.type) is not None):
+            continue
+        number = module.resolve(count.target)
+        # named so, or neither named (Xlib's prototypes name them in comments only)
+        named = _counts_given_back(param.name, following.name) or not param.name and not following.name
+        if not number.is_const and _arithmetic(number) == "int" and named:
+            roles[index] = ParamRole("out")
+    return roles
+
+
+def _counts_given_back(items: str | None, count: str | None) -> bool:
+    """Whether ``count`` names the number of ``items`` C gives back, the words both names end
+    with left out (Xlib's ``_return``): ``n`` and the items' name, or a count alone."""
+    first, second = _words((items or "").strip("_")), _words((count or "").strip("_"))
+    while len(first) > 1 and len(second) > 1 and first[-1] == second[-1]:
+        first, second = first[:-1], second[:-1]
+    name, number = "_".join(first), "_".join(second)
+    return bool(name) and (counts_of(name, number) or number in ("n", "count", "cnt", "num", "nitems", "nmemb"))
+
+
 def _cell_kind(primitive: str) -> Literal["int", "bool", "float", "complex"]:
     """What a cell of the arithmetic type ``primitive`` holds (:attr:`CellBinding.kind`)."""
     if primitive == "_Bool":
@@ -1557,7 +1592,7 @@ def plan_function(
     by_name = {rule_name(p.name, i): i for i, p in enumerate(function.params)}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    defaults = [default_role(module, names, p.type) for p in function.params]
+    defaults = _counted_out_numbers(module, function, [default_role(module, names, p.type) for p in function.params])
     if (callable_types and any(role.role != "in" for role in defaults)
             and module.canonical(function.type).to_c() in callable_types):
         defaults = [ParamRole("in")] * len(defaults)  # made to be passed as a callable

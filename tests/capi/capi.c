@@ -79,6 +79,13 @@ int capi_text_sum(unsigned len, const char *s) {
     return sum;
 }
 
+int capi_children(long **children_return, unsigned *nchildren_return) {
+    static long children[3] = {7, 8, 9};
+    *children_return = children;
+    *nchildren_return = 3;
+    return 1;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

@@ -63,6 +63,9 @@ size_t capi_send_from(long *offset, size_t count);
 /* Text after its length, as Z3's Z3_mk_lstring(c, unsigned len, Z3_string s): the sum of its
    len bytes, NULs and all. */
 int capi_text_sum(unsigned len, const char *s);
+/* Numbers C gives back with their count, as Xlib's XQueryTree(..., Window **children_return,
+   unsigned int *nchildren_return): 3 longs 7, 8, 9 of the library's; 1. */
+int capi_children(long **children_return, unsigned *nchildren_return);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
