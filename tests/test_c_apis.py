@@ -518,6 +518,11 @@ def test_numbers_c_gives_back_with_their_count_are_a_pointer(capi):
     assert status == 1 and count.value == 3 and children[:count.value] == [7, 8, 9]
 
 
+def test_strings_declared_as_an_array_without_const_are_a_list(capi):
+    # blkid_probe_filter_types(pr, flag, char *names[]) took only a Pointer of type char **
+    assert capi.capi_names_length(["ext4", b"xfs", "vfat"]) == 11 and capi.capi_names_length([]) == 0
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -1458,8 +1458,10 @@ def _default_sequences(module: Module, names: dict, function: Function,
         before = params[index - 1].name if index else None
         item = pointer_item(module, names, element) if isinstance(element, Pointer) else None
         handles = item is not None and item[0] == "handle"
-        # pointers C cannot write (char *const argv[]): a list it reads, not an out-parameter
-        fixed = item is not None and isinstance(element, Pointer) and element.is_const
+        # pointers C cannot write (char *const argv[]): a list it reads, not an out-parameter;
+        # so is an array of strings declared [] (libblkid's char *names[], which C only reads)
+        fixed = item is not None and isinstance(element, Pointer) and (
+            element.is_const or adjusted is not None and item[0] == "cstring")
         # A length not named for the pointer counts no node of a linked list where it names
         # nothing (n, len, count: GLib's g_list_nth(GList *list, guint n) takes an index), and
         # no handles C gives back through a T ** whose name says one (oniguruma's

@@ -86,6 +86,13 @@ int capi_children(long **children_return, unsigned *nchildren_return) {
     return 1;
 }
 
+size_t capi_names_length(char *names[]) {
+    size_t sum = 0;
+    for (; *names; names++)
+        sum += strlen(*names);
+    return sum;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

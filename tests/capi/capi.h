@@ -66,6 +66,9 @@ int capi_text_sum(unsigned len, const char *s);
 /* Numbers C gives back with their count, as Xlib's XQueryTree(..., Window **children_return,
    unsigned int *nchildren_return): 3 longs 7, 8, 9 of the library's; 1. */
 int capi_children(long **children_return, unsigned *nchildren_return);
+/* Strings C reads up to a NULL, declared without const, as libblkid's
+   blkid_probe_filter_types(pr, int flag, char *names[]): the sum of their lengths. */
+size_t capi_names_length(char *names[]);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
