@@ -313,8 +313,12 @@ def test_cstring_takes_str_as_utf8_without_nul():
     assert rt._pb_cstring("", "s") == b""
     with pytest.raises(ValueError, match=r"^argument 1 \(s\) must not contain a NUL character$"):
         rt._pb_cstring("a\0", "argument 1 (s)")
-    with pytest.raises(UnicodeEncodeError):  # a lone surrogate has no UTF-8 form
-        rt._pb_cstring("\ud800", "s")
+    with pytest.raises(TypeError, match=r"^s must be str, bytes or a buffer, not int$"):
+        rt._pb_fix_value(("nonnull", "s", ("cstring", "s")), 3)  # None is no choice there
+    # a lone surrogate has no UTF-8 form: named as any other wrong argument is
+    with pytest.raises(ValueError, match=r"^argument 1 \(s\) cannot be encoded as UTF-8: surrogates not "
+                                         r"allowed at index 1$"):
+        rt._pb_cstring("a\ud800", "argument 1 (s)")
 
 
 # ---- sequences ---------------------------------------------------------------

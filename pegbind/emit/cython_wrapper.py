@@ -427,7 +427,7 @@ class CythonWrappers:
                 f"    {s.count} = 0\n" if bound else "",
                 f"elif PyBytes_CheckExact({name}):\n    {s.arg} = PyBytes_AS_STRING({name})\n",
                 f"    {s.count} = PyBytes_GET_SIZE({name})\n" if bound else "",
-                f'else:\n    {s.text} = _pb_cstring_copy({name}, "{label}"{", True" if p.counted else ""})\n',
+                f'else:\n    {s.text} = _pb_cstring_copy({name}, "{label}", {p.counted}, {not p.nonnull})\n',
                 f"    {s.arg} = PyBytes_AS_STRING({s.text})\n",
                 f"    {s.count} = PyBytes_GET_SIZE({s.text})\n" if bound else "",
             ))

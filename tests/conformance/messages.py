@@ -92,6 +92,9 @@ def conf_probes(mod: Any, lib: Any, no_getter: str | None) -> list[Probe]:
     probe("conf_echo_u8(IntEnum member 2**40)", lambda: lib.conf_echo_u8(Big.HUGE))
     probe("conf_echo_i32(Index(2**40)) [__index__]", lambda: lib.conf_echo_i32(Index(2**40)))
     probe("conf_echo_u32(Index(-1)) [__index__]", lambda: lib.conf_echo_u32(Index(-1)))
+    # an __index__ that gives no int: every backend names the argument (Cython passed on
+    # CPython's "__index__ returned non-int")
+    probe("conf_echo_u32(Index('7')) [__index__ not an int]", lambda: lib.conf_echo_u32(Index("7")))  # type: ignore[arg-type]
     probe("conf_sub_i64(0, 2**63) [argument 2]", lambda: lib.conf_sub_i64(0, 2**63))
     probe("conf_sub_i64(0, 1.0)", lambda: lib.conf_sub_i64(0, 1.0))
     probe("conf_arg_of_8(1, 0, 0, 0, 0, 0, 0, 256) [on the stack]", lambda: lib.conf_arg_of_8(1, 0, 0, 0, 0, 0, 0, 256))
@@ -356,6 +359,7 @@ def roles_probes(mod: Any, lib: Any, no_getter: str | None) -> list[Probe]:
     probe("rl_random(1.0)", lambda: lib.rl_random(1.0))
     probe("rl_set_count(-1)", lambda: lib.rl_set_count(-1))
     probe("rl_strlen(None) [nonnull]", lambda: lib.rl_strlen(None))
+    probe("rl_strlen(3) [nonnull: None is not listed]", lambda: lib.rl_strlen(3))
     probe("rl_point_len(None, b'x') [nonnull record]", lambda: lib.rl_point_len(None, b"x"))
     probe("rl_point_len(rl_attribute(), b'x') [nonnull record]", lambda: lib.rl_point_len(attribute(), b"x"))
     probe("rl_point_len(rl_version(), None) [nonnull string]", lambda: lib.rl_point_len(version(), None))
@@ -406,6 +410,7 @@ def capi_probes(mod: Any, lib: Any, no_getter: str | None) -> list[Probe]:
     probe("capi_strlen('a\\0b')", lambda: mod.capi_strlen("a\0b"))
     probe("capi_strlen(5)", lambda: mod.capi_strlen(5))
     probe("capi_strlen('\\ud800') [no UTF-8 form]", lambda: mod.capi_strlen("\ud800"))
+    probe("capi_text_sum(1, '\\udc80') [no UTF-8 form, counted]", lambda: mod.capi_text_sum(1, "\udc80"))
     probe("capi_ulen('a\\0') [const unsigned char *]", lambda: mod.capi_ulen("a\0"))
     probe("capi_status(1, c_long(), c_long()) [a cell of another size]",
           lambda: mod.capi_status(1, mod.c_long(), mod.c_long()))

@@ -151,7 +151,10 @@ def _pb_check_size(view, size, what):
 def _pb_encode(value, what, counted=False):
     """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there),
     but where C is told how many to read (``counted``: a length the header states beside it)."""
-    data = value.encode()
+    try:
+        data = value.encode()
+    except UnicodeEncodeError as error:  # a lone surrogate ("a\udc80"): UTF-8 spells none
+        raise ValueError(f"{what} cannot be encoded as UTF-8: {error.reason} at index {error.start}") from None
     if not counted and 0 in data:  # a byte's value, a memchr: b"\0" in data takes ten times as long
         raise ValueError(f"{what} must not contain a NUL character")
     return data
@@ -309,9 +312,10 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
 # source and compiles it the first time an argument is refused, or a list given.
 
 
-def _pb_cstring(value, what, counted=False):
+def _pb_cstring(value, what, counted=False, nullable=True):
     """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
-    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too)."""
+    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too;
+    ``nullable``: None is one of what it takes, as the error says)."""
     if value is None or value.__class__ is bytes:
         return value
     if isinstance(value, str):
@@ -319,7 +323,8 @@ def _pb_cstring(value, what, counted=False):
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+        wanted = "str, bytes, a buffer or None" if nullable else "str, bytes or a buffer"
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
     return view.tobytes()
 
 
@@ -388,7 +393,7 @@ def _pb_check_room(value, count, held, what, count_what):
     if held < 0:
         return
     try:
-        held = len(value.encode()) if isinstance(value, str) else memoryview(value).nbytes
+        held = len(value.encode(errors="surrogatepass")) if isinstance(value, str) else memoryview(value).nbytes
     except TypeError:
         return  # no characters: refused where the member is set
     if count > held:
@@ -438,8 +443,9 @@ def _pb_list_items(value, kind, cls, ctype, what):
     return held
 
 
-def _pb_fix_value(spec, value):
-    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+def _pb_fix_value(spec, value, nullable=True):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error
+    (``nullable``: None may be passed, as the errors that list what may say).
 
     A Cython wrapper calls it after its own conversion of the value failed,
     for the error every backend raises (the conversion's stands when it
@@ -449,7 +455,7 @@ def _pb_fix_value(spec, value):
     if kind == "nonnull":
         if value is None:
             raise TypeError(f"{what} must not be None")
-        return _pb_fix_value(spec[2], value)
+        return _pb_fix_value(spec[2], value, False)
     if _pb_is_closed(value):
         raise ValueError(f"{what} is closed")
     if kind == "int":
@@ -461,7 +467,7 @@ def _pb_fix_value(spec, value):
     if kind == "complex":
         return _pb_complex(value, what)
     if kind == "cstring":
-        return _pb_cstring(value, what, len(spec) > 2 and spec[2])
+        return _pb_cstring(value, what, len(spec) > 2 and spec[2], nullable)
     if kind in ("buffer", "writable_buffer"):
         # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
         #  the tag of the cells taken and the name of the first ("" for none))
@@ -699,7 +705,7 @@ def _pb_capacity(value, item):
     if isinstance(value, _pb_Record):
         return type(value).sizeof // item
     if isinstance(value, str):
-        return len(value.encode()) // item
+        return len(value.encode(errors="surrogatepass")) // item  # (what cannot be passed says so later)
     if isinstance(value, _pb_Cell):
         return value._pb_size // item
     return memoryview(value).nbytes // item

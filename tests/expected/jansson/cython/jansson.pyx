@@ -45,7 +45,10 @@ cdef inline object _pb_as_int(object value, str what):
         return value
     if not PyIndex_Check(value):
         return _pb_integer(value, what)
-    return PyNumber_Index(value)
+    try:
+        return PyNumber_Index(value)
+    except TypeError:  # an __index__ that gives no int: worded as the other backends word it
+        return _pb_integer(value, what)
 
 # ---- runtime: what the arguments of every backend are converted with ----
 # The conversions and tests a wrapper's fast path or a record's field may run
@@ -186,7 +189,10 @@ def _pb_check_size(view, size, what):
 def _pb_encode(value, what, counted=False):
     """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there),
     but where C is told how many to read (``counted``: a length the header states beside it)."""
-    data = value.encode()
+    try:
+        data = value.encode()
+    except UnicodeEncodeError as error:  # a lone surrogate ("a\udc80"): UTF-8 spells none
+        raise ValueError(f"{what} cannot be encoded as UTF-8: {error.reason} at index {error.start}") from None
     if not counted and 0 in data:  # a byte's value, a memchr: b"\0" in data takes ten times as long
         raise ValueError(f"{what} must not contain a NUL character")
     return data
@@ -336,7 +342,7 @@ def _pb_element_writes(ctype, limits, key, value, bound=None):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what, counted=False):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too)."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what, counted)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted, got = cls.__name__, type(value).__name__\n    if wanted == got:  # a class of the name from another module (libxml2\'s xmlDoc for libxslt\'s)\n        wanted, got = f"{cls.__module__}.{wanted}", f"{type(value).__module__}.{got}"\n    return TypeError(f"{what} must be {wanted}{\' or None\' if nullable else \'\'}, not {got}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_check_recast(source, cls, what):\n    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C\'s\n    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class\'s bytes."""\n    if type(source).sizeof < cls.sizeof:\n        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "\n                         f"the {cls.sizeof} of {cls.__name__}")\n    if _pb_is_closed(source):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_check_room(value, count, held, what, count_what):\n    """Check the characters a pointer-to-characters member is set to (str, bytes or a buffer)\n    against the ``count`` the record states for them, where the record held ``held`` bytes\n    of its own for the member (-1: none, or C\'s memory, whose count may be stale): C reads\n    as many as the count says."""\n    if held < 0:\n        return\n    try:\n        held = len(value.encode()) if isinstance(value, str) else memoryview(value).nbytes\n    except TypeError:\n        return  # no characters: refused where the member is set\n    if count > held:\n        raise ValueError(f"{what}: holds {held} byte{\'s\' if held != 1 else \'\'}, fewer than the {count} "\n                         f"{count_what} states (set {count_what} first)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what, len(spec) > 2 and spec[2])\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what, spec[4] == 2)  # 2: C reads as many as a length says\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            view = _pb_buffer_of(value, what, kind == "writable_buffer", wanted)\n            _pb_check_items(view, spec[5], spec[3], what)\n            _pb_check_size(view, spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what, counted=False, nullable=True):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there (``counted``: C reads as many as a length says, NULs too;\n    ``nullable``: None is one of what it takes, as the error says)."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what, counted)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        wanted = "str, bytes, a buffer or None" if nullable else "str, bytes or a buffer"\n        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted, got = cls.__name__, type(value).__name__\n    if wanted == got:  # a class of the name from another module (libxml2\'s xmlDoc for libxslt\'s)\n        wanted, got = f"{cls.__module__}.{wanted}", f"{type(value).__module__}.{got}"\n    return TypeError(f"{what} must be {wanted}{\' or None\' if nullable else \'\'}, not {got}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_check_recast(source, cls, what):\n    """Check a record viewed as one of another class ``cls`` (``Record.from_pointer(record)``, C\'s\n    cast ``(uv_handle_t *)&timer`` of records that begin alike): it holds that class\'s bytes."""\n    if type(source).sizeof < cls.sizeof:\n        raise ValueError(f"{what} is a {type(source).__name__} of {type(source).sizeof} bytes, fewer than "\n                         f"the {cls.sizeof} of {cls.__name__}")\n    if _pb_is_closed(source):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_cell_fits(tag, wanted):\n    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell\n    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""\n    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_check_room(value, count, held, what, count_what):\n    """Check the characters a pointer-to-characters member is set to (str, bytes or a buffer)\n    against the ``count`` the record states for them, where the record held ``held`` bytes\n    of its own for the member (-1: none, or C\'s memory, whose count may be stale): C reads\n    as many as the count says."""\n    if held < 0:\n        return\n    try:\n        held = len(value.encode(errors="surrogatepass")) if isinstance(value, str) else memoryview(value).nbytes\n    except TypeError:\n        return  # no characters: refused where the member is set\n    if count > held:\n        raise ValueError(f"{what}: holds {held} byte{\'s\' if held != 1 else \'\'}, fewer than the {count} "\n                         f"{count_what} states (set {count_what} first)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_buffer_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value, nullable=True):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error\n    (``nullable``: None may be passed, as the errors that list what may say).\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value, False)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what, len(spec) > 2 and spec[2], nullable)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if spec[4]:  # characters: a str is taken too\n            wanted = "str or " + wanted\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what, spec[4] == 2)  # 2: C reads as many as a length says\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if not _pb_cell_fits(value._pb_tag, spec[5]):\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            view = _pb_buffer_of(value, what, kind == "writable_buffer", wanted)\n            _pb_check_items(view, spec[5], spec[3], what)\n            _pb_check_size(view, spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer, verb="read"):\n    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer\n    whose elements Python cannot read or write (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -1490,7 +1496,7 @@ cdef int _pb_record_arg_error(object value, object cls, str what, bint nullable)
     raise _pb_wrong_record(value, cls, what, nullable)
 
 
-cdef bytes _pb_cstring_copy(object value, str what, bint counted=False):
+cdef bytes _pb_cstring_copy(object value, str what, bint counted=False, bint nullable=True):
     # A C string argument that is not bytes (the wrapper passes those in place): a str
     # encoded, a buffer copied (the copy ends with the NUL a C string needs, as bytes
     # objects always do), anything else refused.  _pb_cstring's rule, compiled: that one
@@ -1500,7 +1506,7 @@ cdef bytes _pb_cstring_copy(object value, str what, bint counted=False):
         return _pb_encode(value, what, counted)  # counted: C reads as many as a length says, NULs too
     if PyObject_CheckBuffer(value):
         return PyBytes_FromObject(value)
-    raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    _pb_cstring(value, what, counted, nullable)  # raises its TypeError
 
 
 # What every record class does alike, compiled once.  A record class has no
@@ -2759,7 +2765,7 @@ def json_string(value, /):
     elif PyBytes_CheckExact(value):
         _pb_a0 = PyBytes_AS_STRING(value)
     else:
-        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_ts = _pb_let_go()
@@ -2792,7 +2798,7 @@ def json_stringn(value, len_, /):
         _pb_a0 = PyBytes_AS_STRING(value)
         _pb_n0 = PyBytes_GET_SIZE(value)
     else:
-        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)", True)
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)", True, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
@@ -2831,7 +2837,7 @@ def json_string_nocheck(value, /):
     elif PyBytes_CheckExact(value):
         _pb_a0 = PyBytes_AS_STRING(value)
     else:
-        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_ts = _pb_let_go()
@@ -2864,7 +2870,7 @@ def json_stringn_nocheck(value, len_, /):
         _pb_a0 = PyBytes_AS_STRING(value)
         _pb_n0 = PyBytes_GET_SIZE(value)
     else:
-        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)", True)
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)", True, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
@@ -3103,7 +3109,7 @@ def json_object_get(object_, key, /):
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_ts = _pb_let_go()
@@ -3146,7 +3152,7 @@ def json_object_getn(object_, key, key_len, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -3196,7 +3202,7 @@ def json_object_set_new(object_, key, value, /):
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if value is None:
@@ -3249,7 +3255,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -3308,7 +3314,7 @@ def json_object_set_new_nocheck(object_, key, value, /):
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if value is None:
@@ -3361,7 +3367,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -3419,7 +3425,7 @@ def json_object_del(object_, key, /):
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_ts = _pb_let_go()
@@ -3462,7 +3468,7 @@ def json_object_deln(object_, key, key_len, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", True, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -3719,7 +3725,7 @@ def json_object_iter_at(object_, key, /):
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_ts = _pb_let_go()
@@ -3747,7 +3753,7 @@ def json_object_key_to_iter(key, /):
     elif PyBytes_CheckExact(key):
         _pb_a0 = PyBytes_AS_STRING(key)
     else:
-        _pb_t0 = _pb_cstring_copy(key, "argument 1 (key)")
+        _pb_t0 = _pb_cstring_copy(key, "argument 1 (key)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_ts = _pb_let_go()
@@ -4405,7 +4411,7 @@ def json_string_set(string, value, /):
     elif PyBytes_CheckExact(value):
         _pb_a1 = PyBytes_AS_STRING(value)
     else:
-        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_ts = _pb_let_go()
@@ -4448,7 +4454,7 @@ def json_string_setn(string, value, len_, /):
         _pb_a1 = PyBytes_AS_STRING(value)
         _pb_n1 = PyBytes_GET_SIZE(value)
     else:
-        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)", True)
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)", True, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -4497,7 +4503,7 @@ def json_string_set_nocheck(string, value, /):
     elif PyBytes_CheckExact(value):
         _pb_a1 = PyBytes_AS_STRING(value)
     else:
-        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_ts = _pb_let_go()
@@ -4540,7 +4546,7 @@ def json_string_setn_nocheck(string, value, len_, /):
         _pb_a1 = PyBytes_AS_STRING(value)
         _pb_n1 = PyBytes_GET_SIZE(value)
     else:
-        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)", True)
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)", True, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -4650,7 +4656,7 @@ def json_pack(fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a0 = PyBytes_AS_STRING(fmt)
     else:
-        _pb_t0 = _pb_cstring_copy(fmt, "argument 1 (fmt)")
+        _pb_t0 = _pb_cstring_copy(fmt, "argument 1 (fmt)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
@@ -4693,7 +4699,7 @@ def json_pack_ex(error, flags, fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a2 = PyBytes_AS_STRING(fmt)
     else:
-        _pb_t2 = _pb_cstring_copy(fmt, "argument 3 (fmt)")
+        _pb_t2 = _pb_cstring_copy(fmt, "argument 3 (fmt)", False, True)
         _pb_a2 = PyBytes_AS_STRING(_pb_t2)
 
     _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
@@ -4729,7 +4735,7 @@ def json_unpack(root, fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a1 = PyBytes_AS_STRING(fmt)
     else:
-        _pb_t1 = _pb_cstring_copy(fmt, "argument 2 (fmt)")
+        _pb_t1 = _pb_cstring_copy(fmt, "argument 2 (fmt)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
@@ -4782,7 +4788,7 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a3 = PyBytes_AS_STRING(fmt)
     else:
-        _pb_t3 = _pb_cstring_copy(fmt, "argument 4 (fmt)")
+        _pb_t3 = _pb_cstring_copy(fmt, "argument 4 (fmt)", False, True)
         _pb_a3 = PyBytes_AS_STRING(_pb_t3)
 
     _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
@@ -4808,7 +4814,7 @@ def json_sprintf(fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a0 = PyBytes_AS_STRING(fmt)
     else:
-        _pb_t0 = _pb_cstring_copy(fmt, "argument 1 (fmt)")
+        _pb_t0 = _pb_cstring_copy(fmt, "argument 1 (fmt)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
@@ -4932,7 +4938,7 @@ def json_loads(input_, flags, error, /):
     elif PyBytes_CheckExact(input_):
         _pb_a0 = PyBytes_AS_STRING(input_)
     else:
-        _pb_t0 = _pb_cstring_copy(input_, "argument 1 (input_)")
+        _pb_t0 = _pb_cstring_copy(input_, "argument 1 (input_)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(flags):
@@ -4986,7 +4992,7 @@ def json_loadb(buffer, buflen, flags, error, /):
         _pb_a0 = PyBytes_AS_STRING(buffer)
         _pb_n0 = PyBytes_GET_SIZE(buffer)
     else:
-        _pb_t0 = _pb_cstring_copy(buffer, "argument 1 (buffer)", True)
+        _pb_t0 = _pb_cstring_copy(buffer, "argument 1 (buffer)", True, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
@@ -5130,7 +5136,7 @@ def json_load_file(path, flags, error, /):
     elif PyBytes_CheckExact(path):
         _pb_a0 = PyBytes_AS_STRING(path)
     else:
-        _pb_t0 = _pb_cstring_copy(path, "argument 1 (path)")
+        _pb_t0 = _pb_cstring_copy(path, "argument 1 (path)", False, True)
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(flags):
@@ -5432,7 +5438,7 @@ def json_dump_file(json, path, flags, /):
     elif PyBytes_CheckExact(path):
         _pb_a1 = PyBytes_AS_STRING(path)
     else:
-        _pb_t1 = _pb_cstring_copy(path, "argument 2 (path)")
+        _pb_t1 = _pb_cstring_copy(path, "argument 2 (path)", False, True)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if PyLong_CheckExact(flags):
