@@ -492,6 +492,15 @@ def test_a_length_before_buffers_is_not_that_of_an_array_or_a_position_among_the
     assert capi.capi_send_from(offset, 4096) == 4096 and offset.value == 4106
 
 
+
+def test_a_cell_of_another_module_is_named_by_its_module(capi):
+    # lcms2's c_int given to mpg123's mpg123_new(decoder, int *error): "or a c_int, not c_int"
+    foreign = type("c_long", (), {"__module__": "lcms"})()
+    with pytest.raises(TypeError, match=rf"^argument 1 \(offset\) must be a writable contiguous buffer or a "
+                                        rf"{capi.__name__}\.c_long, not lcms\.c_long$"):
+        capi.capi_send_from(foreign, 1)
+
+
 def test_records_and_handles_after_their_count_are_lists(capi):
     # pixman_image_fill_rectangles(op, dst, color, 10**7, one_rect) read 10**7 records of one
     pairs = [capi.capi_pair(first=2, second=3), capi.capi_pair(first=4, second=5)]

@@ -631,6 +631,11 @@ def test_buffer_specs_take_cells_of_their_tag():
         rt._pb_fix_value(spec, UInt(1))
     with pytest.raises(TypeError, match=r"^argument 2 \(n\) must be a writable contiguous buffer or a c_ulong, not int$"):
         rt._pb_fix_value(spec, 5)
+    # a cell of the name wanted, of another module (lcms2's c_int given to mpg123's): named by module
+    other = type("c_ulong", (), {"__module__": "lcms"})
+    with pytest.raises(TypeError, match=r"^argument 2 \(n\) must be a writable contiguous buffer or a "
+                                        r"pegbind.runtime.pyffi.c_ulong, not lcms.c_ulong$"):
+        rt._pb_fix_value(spec, other())
     # a parameter that takes no cell refuses one as it refuses any other object
     with pytest.raises(TypeError, match=r"^argument 2 \(n\) must be a writable contiguous buffer, not ULong$"):
         rt._pb_fix_value(("writable_buffer", "argument 2 (n)", 8, "", False, "", ""), cell)

@@ -139,10 +139,20 @@ def _pb_buffer_of(value, what, writable, wanted=None):
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        raise _pb_not_wanted(value, what, wanted) from None
     if not view.contiguous or (writable and view.readonly):
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        raise _pb_not_wanted(value, what, wanted)
     return view
+
+
+def _pb_not_wanted(value, what, wanted):
+    """The TypeError for ``value`` where ``wanted`` (the words for what is taken) was wanted.
+    A class of the name of the one ``wanted`` ends with, of another module (lcms2's ``c_int``
+    given to mpg123's), is named by its module, and so is the one taken."""
+    got = type(value).__name__
+    if wanted.endswith(f" a {got}") and type(value).__module__ != __name__:
+        wanted, got = f"{wanted[:-len(got)]}{__name__}.{got}", f"{type(value).__module__}.{got}"
+    return TypeError(f"{what} must be {wanted}, not {got}")
 
 
 #: whether a buffer's items are what C reads, by (their format, the cell tag of C's type): see
@@ -1374,7 +1384,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
             PyObject_GetBuffer(value, view, (PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
                                | (PyBUF_FORMAT | PyBUF_ND if tag else 0))
         except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+            raise _pb_not_wanted(value, what, wanted) from None
         exported[0] = True
         if tag and not _pb_items_fit(view, tag):
             _pb_check_items(memoryview(value), tag, ctype, what)  # (the wrapper releases the export)
@@ -1391,7 +1401,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         length[0] = -1 if isinstance(value, Pointer) else type(value).sizeof
         return None
     else:
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        raise _pb_not_wanted(value, what, wanted)
     if <size_t>length[0] < min_size:
         _pb_too_short(what, min_size, length[0])
     return held
