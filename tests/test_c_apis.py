@@ -1994,7 +1994,7 @@ def test_the_stub_types_callables_where_c_takes_a_function_pointer(repo_root, tm
     assert result.returncode == 0, result.stderr
     stub = (tmp_path / "capi.pyi").read_text()
     assert ("def capi_apply(f: Callable[[int, Pointer | None], int] | FunctionPointer | None, "
-            "user: _WritableBuffer | _Cell | Pointer | None, x: int, /) -> int: ...") in stub
+            "user: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, x: int, /) -> int: ...") in stub
     assert "def twice(self, value: Callable[[int], int] | FunctionPointer | None) -> None: ..." in stub
     assert "class capi_listener(FunctionPointer):" in stub
     assert ("def capi_add(count: int, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer "

@@ -201,7 +201,7 @@ def test_keyword_named_function_is_renamed(demo):
 
 def test_docstrings_carry_signature_comment_and_prototype(demo):
     doc = demo.demo_checksum.__doc__
-    assert doc.splitlines()[0] == "demo_checksum(data: _Buffer | _Cell | Pointer | None, len_: int, /) -> int"
+    assert doc.splitlines()[0] == "demo_checksum(data: _Buffer | _Cell | _AnyRecord | Pointer | None, len_: int, /) -> int"
     assert "Sum of the bytes of data[0..len)." in doc
     assert "C: uint32_t demo_checksum(const void *data, size_t len);" in doc
 

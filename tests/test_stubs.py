@@ -114,6 +114,7 @@ def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp
         "total_cell = m.c_int32()\n"
         "m.stub_add_into(1, 2, total_cell)\n"
         "summed: int = total_cell.value\n"
+        "first: int = m.stub_first_byte(pair) + m.stub_first_byte(b'x')  # a record where C takes void *\n"
     )
     accepted = run_mypy(folder, good, tmp_path / "good")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
@@ -124,7 +125,7 @@ def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp
     assert any(line.startswith("user_code.py:2:") and "[arg-type]" in line for line in lines), rejected.stdout
     assert any(line.startswith("user_code.py:3:") and "[arg-type]" in line for line in lines), rejected.stdout
     # the stub describes the module that was really built
-    assert module.stub_add(1, 2) == 3
+    assert module.stub_add(1, 2) == 3 and module.stub_first_byte(module.stub_pair(left=7, right=2)) == 7
 
 
 #: deliberate mistakes: each line is one, and mypy must say so the same way for every backend

@@ -98,6 +98,9 @@ def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
     if param.cells:  # before "| Pointer | None"
         named = " | _Cell" if param.cell_tag == ANY_CELL else "".join(f" | {c}" for c in param.cells)
         annotation = annotation.replace(" | Pointer", named + " | Pointer", 1)
+    if param.kind in ("buffer", "writable_buffer") and param.pointer_type == "void *":
+        # a record's memory too (a handle is a Pointer): mbedtls_ctr_drbg_seed(ctx, f, entropy, ...)
+        annotation = annotation.replace(" | Pointer", " | _AnyRecord | Pointer", 1)
     if param.kind == "buffer" and param.text:
         annotation = "str | " + annotation
     return _not_none(annotation, param)

@@ -36,3 +36,7 @@ int32_t stub_each(int32_t n, stub_visit visit, void *data) {
 }
 
 void stub_add_into(int32_t a, int32_t b, int32_t *sum) { *sum = a + b; }
+
+int32_t stub_first_byte(const void *object) {
+    return *(const unsigned char *)object;
+}

@@ -38,4 +38,7 @@ int32_t stub_each(int32_t n, stub_visit visit, void *data);
 /* Writes a + b into *sum. */
 void stub_add_into(int32_t a, int32_t b, int32_t *sum);
 
+/* The first byte of any object's memory: a buffer, a record, a handle. */
+int32_t stub_first_byte(const void *object);
+
 #endif

@@ -5,10 +5,12 @@ import builtins
 from enum import IntEnum
 from typing import Any, Callable, Iterator, Sequence
 
-from typing_extensions import Self as _Self
+from typing_extensions import Never as _Never, Self as _Self
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
+# a record of any class: what a record class's from_pointer also takes (C's cast), and a void * parameter
+_AnyRecord = _Never
 
 DEC: int
 NEG: int

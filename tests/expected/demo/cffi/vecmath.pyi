@@ -5,11 +5,11 @@ import builtins
 from enum import IntEnum
 from typing import Any, Callable, Iterator, Sequence
 
-from typing_extensions import Self as _Self
+from typing_extensions import Never as _Never, Self as _Self
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
-# what a record class's from_pointer also takes: a record of any class (C's cast)
+# a record of any class: what a record class's from_pointer also takes (C's cast), and a void * parameter
 _AnyRecord = vm_point
 
 VECMATH_VERSION_MAJOR: int

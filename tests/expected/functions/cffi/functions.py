@@ -2198,7 +2198,7 @@ _f_unnamed = getattr(_lib, 'unnamed')
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | _AnyRecord | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
         _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes and arg2 else _pb_rbuf(arg2, 1, 'argument 3 (arg2)', 'char[]', 'void *', False, '*'))
         if _pb_pending:

@@ -2305,7 +2305,7 @@ _f_unnamed = _pb_symbol(_pb_libraries, 'unnamed', _pt_unnamed)
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | _AnyRecord | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
         if ((arg0 := _pb_exact_int(arg0)) >= -1073741823 and arg0 <= 1073741823 or arg0 >= -2147483648 and arg0 <= 2147483647):
             _pb_r = _f_unnamed(arg0, None if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes and arg2 else _pb_rbuf(arg2, 1, 'argument 3 (arg2)', 'void *', False, '*'))

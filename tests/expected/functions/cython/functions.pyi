@@ -5,10 +5,12 @@ import builtins
 from enum import IntEnum
 from typing import Any, Callable, Iterator, Sequence
 
-from typing_extensions import Self as _Self
+from typing_extensions import Never as _Never, Self as _Self
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
+# a record of any class: what a record class's from_pointer also takes (C's cast), and a void * parameter
+_AnyRecord = _Never
 
 
 class FunctionPointer:
@@ -138,7 +140,7 @@ def integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float
 
 def signal_like(sig: int, handler: Callable[[int], None] | FunctionPointer | None, /) -> FunctionPointer | None: ...
 
-def unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | Pointer | None, /) -> int: ...
+def unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | _AnyRecord | Pointer | None, /) -> int: ...
 
 def copy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None: ...
 

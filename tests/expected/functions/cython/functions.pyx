@@ -2264,7 +2264,7 @@ def signal_like(sig, handler, /):
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0, arg1, arg2, /)\n--\n\nunnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0, arg1, arg2, /)\n--\n\nunnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | _AnyRecord | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     cdef int _pb_a0
     cdef char *_pb_a1
     cdef object _pb_t1

@@ -3140,7 +3140,7 @@ _f_json_object_iter_next = getattr(_lib, 'json_object_iter_next')
 
 
 def json_object_iter_next(object_, iter_, /):
-    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
+    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
         _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
@@ -3161,7 +3161,7 @@ _f_json_object_iter_key = getattr(_lib, 'json_object_iter_key')
 
 
 def json_object_iter_key(iter_, /):
-    'json_object_iter_key(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
+    'json_object_iter_key(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
         _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
@@ -3182,7 +3182,7 @@ _f_json_object_iter_key_len = getattr(_lib, 'json_object_iter_key_len')
 
 
 def json_object_iter_key_len(iter_, /):
-    'json_object_iter_key_len(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
+    'json_object_iter_key_len(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
         _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
@@ -3203,7 +3203,7 @@ _f_json_object_iter_value = getattr(_lib, 'json_object_iter_value')
 
 
 def json_object_iter_value(iter_, /):
-    'json_object_iter_value(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
+    'json_object_iter_value(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
         _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
@@ -3224,7 +3224,7 @@ _f_json_object_iter_set_new = getattr(_lib, 'json_object_iter_set_new')
 
 
 def json_object_iter_set_new(object_, iter_, value, /):
-    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
+    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
         _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'char[]', 'void *', '*'), _NULL if value is None else value._p)
         if _pb_pending:
@@ -3973,7 +3973,7 @@ _f_json_load_callback = getattr(_lib, 'json_load_callback')
 
 
 def json_load_callback(callback, data, flags, error, /):
-    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if callback.__class__ is json_load_callback_t:
             _pb_keep_callback(error, 'json_load_callback 0', callback, (flags, ))
@@ -4139,7 +4139,7 @@ _f_json_dump_callback = getattr(_lib, 'json_dump_callback')
 
 
 def json_dump_callback(json, callback, data, flags, /):
-    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if callback.__class__ is json_dump_callback_t:
             _pb_keep_callback(json, 'json_dump_callback 1', callback, (flags, ))

@@ -3389,7 +3389,7 @@ _f_json_object_iter_next = _pb_symbol(_pb_libraries, 'json_object_iter_next', _p
 
 
 def json_object_iter_next(object_, iter_, /):
-    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
+    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
         _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'void *', '*'))
         if _pb_pending:
@@ -3413,7 +3413,7 @@ _f_json_object_iter_key = _pb_symbol(_pb_libraries, 'json_object_iter_key', _pt_
 
 
 def json_object_iter_key(iter_, /):
-    'json_object_iter_key(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
+    'json_object_iter_key(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
         _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'void *', '*'))
         if _pb_pending:
@@ -3437,7 +3437,7 @@ _f_json_object_iter_key_len = _pb_symbol(_pb_libraries, 'json_object_iter_key_le
 
 
 def json_object_iter_key_len(iter_, /):
-    'json_object_iter_key_len(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
+    'json_object_iter_key_len(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
         _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'void *', '*'))
         if _pb_pending:
@@ -3461,7 +3461,7 @@ _f_json_object_iter_value = _pb_symbol(_pb_libraries, 'json_object_iter_value', 
 
 
 def json_object_iter_value(iter_, /):
-    'json_object_iter_value(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
+    'json_object_iter_value(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
         _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'void *', '*'))
         if _pb_pending:
@@ -3485,7 +3485,7 @@ _f_json_object_iter_set_new = _pb_symbol(_pb_libraries, 'json_object_iter_set_ne
 
 
 def json_object_iter_set_new(object_, iter_, value, /):
-    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
+    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
         _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'void *', '*'), None if value is None else value._s)
         if _pb_pending:
@@ -4347,7 +4347,7 @@ _f_json_load_callback = _pb_symbol(_pb_libraries, 'json_load_callback', _pt_json
 
 
 def json_load_callback(callback, data, flags, error, /):
-    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             if callback.__class__ is json_load_callback_t:
@@ -4537,7 +4537,7 @@ _f_json_dump_callback = _pb_symbol(_pb_libraries, 'json_dump_callback', _pt_json
 
 
 def json_dump_callback(json, callback, data, flags, /):
-    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             if callback.__class__ is json_dump_callback_t:

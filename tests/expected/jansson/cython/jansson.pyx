@@ -3780,7 +3780,7 @@ def json_object_key_to_iter(key, /):
 
 
 def json_object_iter_next(object_, iter_, /):
-    'json_object_iter_next(object_, iter_, /)\n--\n\njson_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
+    'json_object_iter_next(object_, iter_, /)\n--\n\njson_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
     cdef object _pb_t1
@@ -3820,7 +3820,7 @@ def json_object_iter_next(object_, iter_, /):
 
 
 def json_object_iter_key(iter_, /):
-    'json_object_iter_key(iter_, /)\n--\n\njson_object_iter_key(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
+    'json_object_iter_key(iter_, /)\n--\n\njson_object_iter_key(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
     # a buffer argument's export, if it was exported (see _pb_buffer_in)
@@ -3850,7 +3850,7 @@ def json_object_iter_key(iter_, /):
 
 
 def json_object_iter_key_len(iter_, /):
-    'json_object_iter_key_len(iter_, /)\n--\n\njson_object_iter_key_len(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
+    'json_object_iter_key_len(iter_, /)\n--\n\njson_object_iter_key_len(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
     # a buffer argument's export, if it was exported (see _pb_buffer_in)
@@ -3880,7 +3880,7 @@ def json_object_iter_key_len(iter_, /):
 
 
 def json_object_iter_value(iter_, /):
-    'json_object_iter_value(iter_, /)\n--\n\njson_object_iter_value(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
+    'json_object_iter_value(iter_, /)\n--\n\njson_object_iter_value(iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
     # a buffer argument's export, if it was exported (see _pb_buffer_in)
@@ -3910,7 +3910,7 @@ def json_object_iter_value(iter_, /):
 
 
 def json_object_iter_set_new(object_, iter_, value, /):
-    'json_object_iter_set_new(object_, iter_, value, /)\n--\n\njson_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
+    'json_object_iter_set_new(object_, iter_, value, /)\n--\n\njson_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
     cdef object _pb_t1
@@ -5177,7 +5177,7 @@ def json_load_file(path, flags, error, /):
 
 
 def json_load_callback(callback, data, flags, error, /):
-    'json_load_callback(callback, data, flags, error, /)\n--\n\njson_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    'json_load_callback(callback, data, flags, error, /)\n--\n\njson_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     cdef _c_json_load_callback_t _pb_a0
     cdef void *_pb_a1
     cdef object _pb_t1
@@ -5472,7 +5472,7 @@ def json_dump_file(json, path, flags, /):
 
 
 def json_dump_callback(json, callback, data, flags, /):
-    'json_dump_callback(json, callback, data, flags, /)\n--\n\njson_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    'json_dump_callback(json, callback, data, flags, /)\n--\n\njson_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef _c_json_dump_callback_t _pb_a1
     cdef void *_pb_a2

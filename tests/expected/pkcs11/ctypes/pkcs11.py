@@ -20424,7 +20424,7 @@ class Library:
     __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize(pInitArgs: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize(pInitArgs: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
             _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 1, 'argument 1 (pInitArgs)', 'void *', '*'))
@@ -22922,7 +22922,7 @@ class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         _pb_fn = self._f_C_EncryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -22994,7 +22994,7 @@ class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_EncryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -23030,7 +23030,7 @@ class Library:
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_EncryptMessageNext
         if pPlaintextPart.__class__ is not list and pPlaintextPart.__class__ is not tuple:
             pPlaintextPart = _pb_once(pPlaintextPart)
@@ -23142,7 +23142,7 @@ class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         _pb_fn = self._f_C_DecryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -23214,7 +23214,7 @@ class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_DecryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -23250,7 +23250,7 @@ class Library:
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_DecryptMessageNext
         if pCiphertextPart.__class__ is not list and pCiphertextPart.__class__ is not tuple:
             pCiphertextPart = _pb_once(pCiphertextPart)
@@ -23362,7 +23362,7 @@ class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -23426,7 +23426,7 @@ class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
@@ -23458,7 +23458,7 @@ class Library:
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -23566,7 +23566,7 @@ class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -23610,7 +23610,7 @@ class Library:
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
@@ -23642,7 +23642,7 @@ class Library:
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)

@@ -21407,7 +21407,7 @@ cdef class Library:
 
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef object _pb_t0
         # a buffer argument's export, if it was exported (see _pb_buffer_in)
@@ -25973,7 +25973,7 @@ cdef class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /)\n--\n\nC_EncryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /)\n--\n\nC_EncryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26130,7 +26130,7 @@ cdef class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26220,7 +26220,7 @@ cdef class Library:
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext($self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /)\n--\n\nC_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext($self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /)\n--\n\nC_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26421,7 +26421,7 @@ cdef class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /)\n--\n\nC_DecryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /)\n--\n\nC_DecryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26578,7 +26578,7 @@ cdef class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26668,7 +26668,7 @@ cdef class Library:
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext($self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /)\n--\n\nC_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext($self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /)\n--\n\nC_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26869,7 +26869,7 @@ cdef class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -26988,7 +26988,7 @@ cdef class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -27040,7 +27040,7 @@ cdef class Library:
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -27233,7 +27233,7 @@ cdef class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessage(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -27361,7 +27361,7 @@ cdef class Library:
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -27413,7 +27413,7 @@ cdef class Library:
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1

@@ -1982,7 +1982,7 @@ _f_each = getattr(_lib, 'each')
 
 
 def each(cb, user_data, /):
-    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
+    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
         if cb.__class__ is callback:
             _pb_callbacks['each 0'] = cb

@@ -5,10 +5,12 @@ import builtins
 from enum import IntEnum
 from typing import Any, Callable, Iterator, Sequence
 
-from typing_extensions import Self as _Self
+from typing_extensions import Never as _Never, Self as _Self
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
+# a record of any class: what a record class's from_pointer also takes (C's cast), and a void * parameter
+_AnyRecord = _Never
 
 
 class FunctionPointer:
@@ -114,4 +116,4 @@ def sum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int
 
 def apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int: ...
 
-def each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | Pointer | None, /) -> None: ...
+def each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> None: ...

@@ -2112,7 +2112,7 @@ def apply(op, a, b, /):
 
 
 def each(cb, user_data, /):
-    'each(cb, user_data, /)\n--\n\neach(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
+    'each(cb, user_data, /)\n--\n\neach(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | _AnyRecord | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     cdef _c_callback _pb_a0
     cdef void *_pb_a1
     cdef object _pb_t1
