@@ -532,6 +532,13 @@ def test_strings_declared_as_an_array_without_const_are_a_list(capi):
     assert capi.capi_names_length(["ext4", b"xfs", "vfat"]) == 11 and capi.capi_names_length([]) == 0
 
 
+def test_characters_c_gives_back_with_a_length_named_sz_are_that_many(capi):
+    # mnt_optstr_get_option("rw,mode=755,size=10", "mode", &value, &valsz) gave b"755,size=10"
+    valsz = capi.c_size_t()
+    status, value = capi.capi_get_option("rw,mode=755,size=10", "mode", valsz)
+    assert status == 0 and valsz.value == 3 and value == b"755"
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -821,7 +821,7 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         # the size of something the name does not say is the pointer (opus's pcm, frame_size: in
         # samples): counted in items, the stricter reading for items larger than a byte
         return "items"
-    if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
+    if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size", "sz", "_sz"):
         return "bytes"
     if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in _OWN_SUFFIXES:
         return "items"
@@ -850,7 +850,8 @@ _POSITION_WORDS = frozenset({"offset", "off", "pos", "position", "cursor", "inde
 _ROOM_ENDINGS = ("_avail", "Avail", "_available", "Available")
 
 #: what follows the pointer's name in the name of its length, in items (but ``size``, in bytes)
-_OWN_SUFFIXES = frozenset({"len", "length", "count", "cnt", "_len", "cap", "_cap", "capacity", "size", "_size"})
+_OWN_SUFFIXES = frozenset({"len", "length", "count", "cnt", "_len", "cap", "_cap", "capacity", "size", "_size",
+                           "sz", "_sz"})
 
 
 def _named_after(name: str, stem: str) -> bool:
@@ -1135,7 +1136,7 @@ def _result_length(params: list[ParamBinding], explicit: set[str]) -> int | None
         name = (p.c_name or "").rstrip("_").lower()
         for pointer_ending in ("_ptr", "ptr", "_p", "p", ""):
             stem = name[: len(name) - len(pointer_ending)] if name.endswith(pointer_ending) else ""
-            if stem.endswith(("len", "length", "size", "bytes")):
+            if stem.endswith(("len", "length", "size", "sz", "bytes")):
                 found.append(p.index)
                 break
     return found[0] if len(found) == 1 else None

@@ -93,6 +93,18 @@ size_t capi_names_length(char *names[]) {
     return sum;
 }
 
+int capi_get_option(const char *optstr, const char *name, char **value, size_t *valsz) {
+    size_t n = strlen(name);
+    for (const char *at = optstr; at && *at; at = strchr(at, ',') ? strchr(at, ',') + 1 : NULL) {
+        if (strncmp(at, name, n) == 0 && at[n] == '=') {
+            *value = (char *)at + n + 1;
+            *valsz = strcspn(*value, ",");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

@@ -69,6 +69,9 @@ int capi_children(long **children_return, unsigned *nchildren_return);
 /* Strings C reads up to a NULL, declared without const, as libblkid's
    blkid_probe_filter_types(pr, int flag, char *names[]): the sum of their lengths. */
 size_t capi_names_length(char *names[]);
+/* An option's value in "a,b=c,..." text, as libmount's mnt_optstr_get_option(optstr, name, char
+   **value, size_t *valsz): a pointer into optstr and its length in *valsz; 0, or 1 if not there. */
+int capi_get_option(const char *optstr, const char *name, char **value, size_t *valsz);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
