@@ -530,6 +530,11 @@ def test_numbers_c_gives_back_with_their_count_are_a_pointer(capi):
 def test_strings_declared_as_an_array_without_const_are_a_list(capi):
     # blkid_probe_filter_types(pr, flag, char *names[]) took only a Pointer of type char **
     assert capi.capi_names_length(["ext4", b"xfs", "vfat"]) == 11 and capi.capi_names_length([]) == 0
+    # not where an integer beside them may count them: C reads that many, no NULL (a list of 2
+    # given with 3 crashed), so the parameter stays what C takes
+    with pytest.raises(TypeError, match=r"^argument 2 \(names\) must be a Pointer of type char \*\* or None, "
+                                        r"not list$"):
+        capi.capi_some_names_length(3, ["ab", "c"])
 
 
 def test_characters_c_gives_back_with_a_length_named_sz_are_that_many(capi):

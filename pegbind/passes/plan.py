@@ -27,6 +27,7 @@ from ..model import (
     Function,
     FunctionType,
     Module,
+    Param,
     Pointer,
     Primitive,
     Record,
@@ -1375,6 +1376,18 @@ def _named_for(pointer: str | None, length: str | None) -> bool:
     return count.startswith(bare) or stem is not None and bool(stem.strip("_")) and _named_after(bare, stem.strip("_"))
 
 
+def _may_count(module: Module, param: Param) -> bool:
+    """Whether ``param`` is an integer whose name may say how many of something there are:
+    ``n``, ``count``, ``argc``, ``n_properties``, ``num_items``, ``..._count`` or ``..._len``
+    (not a ``flag`` or ``mode``)."""
+    if _arithmetic(module.resolve(param.type)) != "int":
+        return False
+    bare = (param.name or "").strip("_")
+    words = _words(bare)
+    return (not bare or bare in _GENERIC_LENGTHS or _counts_only(bare) or bare in ("argc", "nargs", "num")
+            or (bool(words) and words[0] in ("n", "num", "nb")) or bare.endswith(_COUNT_SUFFIXES + _SIZE_SUFFIXES))
+
+
 def _says_many(name: str | None) -> bool:
     """Whether a pointer's name says it points to many: a plural (``regs``, ``ParamTypes``), or
     a list, an array or a vector (``argv``)."""
@@ -1455,14 +1468,17 @@ def _default_sequences(module: Module, names: dict, function: Function,
             if records and adjusted is not None and not param.length_from.startswith("*"):
                 found[index] = param.length_from
             continue
-        after = params[index + 1].name if index + 1 < len(params) else None
-        before = params[index - 1].name if index else None
         item = pointer_item(module, names, element) if isinstance(element, Pointer) else None
         handles = item is not None and item[0] == "handle"
+        after = params[index + 1].name if index + 1 < len(params) else None
+        before = params[index - 1].name if index else None
         # pointers C cannot write (char *const argv[]): a list it reads, not an out-parameter;
-        # so is an array of strings declared [] (libblkid's char *names[], which C only reads)
+        # so is an array of strings declared [] (libblkid's char *names[], which C only
+        # reads) where no integer beside it may count it (g_object_setv(object, guint
+        # n_properties, const gchar *names[], ...), setproctitle_init(int argc, char *argv[], ...))
         fixed = item is not None and isinstance(element, Pointer) and (
-            element.is_const or adjusted is not None and item[0] == "cstring")
+            element.is_const or adjusted is not None and item[0] == "cstring"
+            and not any(_may_count(module, params[at]) for at in (index - 1, index + 1) if 0 <= at < len(params)))
         # A length not named for the pointer counts no node of a linked list where it names
         # nothing (n, len, count: GLib's g_list_nth(GList *list, guint n) takes an index), and
         # no handles C gives back through a T ** whose name says one (oniguruma's

@@ -105,6 +105,13 @@ int capi_get_option(const char *optstr, const char *name, char **value, size_t *
     return 1;
 }
 
+size_t capi_some_names_length(unsigned n_names, const char *names[]) {
+    size_t sum = 0;
+    for (unsigned i = 0; i < n_names; i++)
+        sum += strlen(names[i]);
+    return sum;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

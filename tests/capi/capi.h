@@ -69,6 +69,9 @@ int capi_children(long **children_return, unsigned *nchildren_return);
 /* Strings C reads up to a NULL, declared without const, as libblkid's
    blkid_probe_filter_types(pr, int flag, char *names[]): the sum of their lengths. */
 size_t capi_names_length(char *names[]);
+/* The same of n_names strings, as GLib's g_object_setv(object, guint n_properties, const gchar
+   *names[], ...), which C reads no NULL after. */
+size_t capi_some_names_length(unsigned n_names, const char *names[]);
 /* An option's value in "a,b=c,..." text, as libmount's mnt_optstr_get_option(optstr, name, char
    **value, size_t *valsz): a pointer into optstr and its length in *valsz; 0, or 1 if not there. */
 int capi_get_option(const char *optstr, const char *name, char **value, size_t *valsz);
