@@ -1517,6 +1517,18 @@ def test_an_owned_view_is_freed_once_when_collected_or_closed(owned):
     assert owned.capi_live() == before  # never after
 
 
+def test_a_record_closed_in_a_set_is_still_found_there(owned):
+    # records hash by address: closing one (its memory freed) must change no hash
+    node = owned.capi_node_new(7)
+    held = {node}
+    view = owned.capi_node.from_pointer(node)
+    assert view == node and view in held
+    node.close()
+    assert node in held and hash(node) == hash(view) and node == node and node != view
+    held.discard(node)
+    assert not held
+
+
 def test_calling_the_deallocator_itself_closes_the_object(owned):
     before = owned.capi_live()
     node = owned.capi_node_new(7)

@@ -1068,7 +1068,9 @@ class _pb_Record(_pb_Owner):
     """The base of every record class: what a ``void *`` parameter takes as the record's address,
     and ``close()`` (each record class says where its FFI keeps what it owns)."""
 
-    __slots__ = ()
+    #: the hash, worked out the first time it is asked (see __hash__)
+    __slots__ = ("_pb_hash",)
+    _pb_hash: int
     sizeof: int  #: each record class's own: the bytes of its C type
 
     def _pb_take(self, guard):
@@ -1084,7 +1086,13 @@ class _pb_Record(_pb_Owner):
         return _pb_record_address(self) == _pb_record_address(other)
 
     def __hash__(self):
-        return id(self) if _pb_is_closed(self) else hash(_pb_record_address(self))
+        # by address, kept from the first time it is asked: closing a record (its memory freed)
+        # changes no hash, as a set or dict holding it needs
+        try:
+            return self._pb_hash
+        except AttributeError:
+            self._pb_hash = id(self) if _pb_is_closed(self) else hash(_pb_record_address(self))
+            return self._pb_hash
 
 
 def _pb_missing(message):

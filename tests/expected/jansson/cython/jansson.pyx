@@ -2248,7 +2248,8 @@ cdef class json_t:
         return self._ptr == (<json_t>other)._ptr
 
     def __hash__(self):
-        return hash(<size_t>self._ptr)
+        # by address: a closed one by the address it had (its hash never changes)
+        return hash(<size_t>self._pb_free_memory if self._pb_closed else <size_t>self._ptr)
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
