@@ -469,6 +469,8 @@ def test_a_count_of_items_of_a_size_the_caller_states_is_held_to_both(capi):
         capi.capi_sort_items(numbers, 20, 4, lambda a, b: 0)
     with pytest.raises(ValueError, match=r"^argument 2 \(nmemb\) times argument 3 \(size\): 500 is more"):
         capi.capi_sort_items(numbers, 5, 100, lambda a, b: 0)
+    with pytest.raises(ValueError, match=r"^argument 2 \(nmemb\) times argument 3 \(size\): 36893488147419103232 is "):
+        capi.capi_sort_items(numbers, 2**62, 8, lambda a, b: 0)  # a product past 64 bits
     items = bytearray(7)
     assert capi.capi_fill_items(items, 3, 2) == 2 and items == b"\x01\x02\x03\x04\x05\x06\x00"
     with pytest.raises(ValueError, match=r"^argument 2 \(size\) times argument 3 \(nmemb\): 8 is more than "

@@ -56,6 +56,7 @@ from ..passes.callplan import (
     Probe,
     Slot,
     element_size,
+    fewest_bytes,
 )
 from ..passes.naming import unmangled
 from ..target import integer_range
@@ -118,13 +119,8 @@ def arg_label(param: ParamBinding) -> str:
 
 
 def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
-    """Bytes a buffer argument must hold at least: one element, or the length of an array
-    parameter (``uuid_t``: 16); one byte for ``void *`` and incomplete types, of which nothing
-    more is known (C reads or writes at least that: an empty buffer's storage is shared by every
-    empty ``bytearray``); 0 when C is told its size or reads text (:attr:`ParamBinding.takes_empty`)."""
-    if param.takes_empty:
-        return 0
-    return (element_size(binding.module, binding.target, param.element) or 1) * (param.array_length or 1)
+    """Bytes a buffer argument must hold at least (see :func:`pegbind.passes.callplan.fewest_bytes`)."""
+    return fewest_bytes(binding.module, binding.target, param)
 
 
 def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:

@@ -404,6 +404,16 @@ def _terminated(module: Module, target: TargetInfo, length: CType) -> int | None
     return high if (module.canonical(length).to_c(), high) in values else None
 
 
+def fewest_bytes(module: Module, target: TargetInfo, param: ParamBinding) -> int:
+    """Bytes a buffer argument must hold at least: one element, or the length of an array
+    parameter (``uuid_t``: 16); one byte for ``void *`` and incomplete types, of which nothing
+    more is known (C reads or writes at least that: an empty buffer's storage is shared by every
+    empty ``bytearray``); 0 when C is told its size or reads text (:attr:`ParamBinding.takes_empty`)."""
+    if param.takes_empty:
+        return 0
+    return (element_size(module, target, param.element) or 1) * (param.array_length or 1)
+
+
 def max_object_size(target: TargetInfo) -> int:
     """The largest object size in bytes on ``target`` (``PY_SSIZE_T_MAX``)."""
     return (1 << (8 * target.pointer_size - 1)) - 1
@@ -443,8 +453,8 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             steps.append(CheckNotNone(p, slot, f"{p.label} must not be None"))
         if role == "in":
             size = element_size(module, target, p.element)
-            least = size * p.array_length if p.array_length else 0 if p.takes_empty else size
-            steps.append(PassIn(p, slot, p.length is not None, least, size or 1, items.get(p.index, 0)))
+            steps.append(PassIn(p, slot, p.length is not None, fewest_bytes(module, target, p), size or 1,
+                                items.get(p.index, 0)))
         elif role == "null":
             steps.append(PassNull(p, slot, isinstance(module.resolve(p.ctype), (Pointer, Array))))
         elif role in ("out", "inout"):
@@ -484,9 +494,10 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         if in_a_cell and length.element is not None:
             signed = integer_range(module, length.element, target)[0] < 0
             cell_int = (element_size(module, target, length.element), signed)
+        # (a product is no length of text read to its NUL)
+        terminated = None if in_a_cell or factor is not None else _terminated(module, target, length.ctype)
         steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message,
-                                 cell_int, None if in_a_cell else _terminated(module, target, length.ctype),
-                                 factor, None if factor is None else slots[factor.index]))
+                                 cell_int, terminated, factor, None if factor is None else slots[factor.index]))
     if f.variadic:
         keeper = next((p for p in f.inputs if p.role.role == "in" and p.kind in ("handle", "record_ptr")), None)
         selectors = tuple(p for p in f.inputs if p.role.role == "in" and p.kind == "int")
