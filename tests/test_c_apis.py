@@ -546,6 +546,16 @@ def test_characters_c_gives_back_with_a_length_named_sz_are_that_many(capi):
     assert status == 0 and valsz.value == 3 and value == b"755"
 
 
+def test_a_size_in_a_cell_named_as_a_pointer_is_held_to_its_buffer(capi):
+    # LZ4F_decompress(dctx, bytearray(16), c_size_t(51200), ...) wrote past the 16 bytes
+    out, room, have = bytearray(4), capi.c_size_t(4), capi.c_size_t(3)
+    capi.capi_copy_sized(out, room, b"abc", have)
+    assert out == b"abc\0" and room.value == have.value == 3
+    with pytest.raises(ValueError, match=r"^argument 2 \(dstSizePtr\): 51200 is more than argument 1 "
+                                         r"\(dstBuffer\) holds \(4 bytes\)$"):
+        capi.capi_copy_sized(out, capi.c_size_t(51200), b"abc", capi.c_size_t(3))
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -918,14 +918,17 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             # a C string states its own length: a count after it counts something else, and so
             # does a size named after something else (libarchive's _filename, _block_size)
             continue
-        unit = length_unit(pointer.c_name, length.c_name, names)
-        if unit is None and counts_of(pointer.c_name, length.c_name):
+        bound = _may_bound(module, pointer, length, explicit)
+        # a length in a cell may say that it is one by a pointer's ending (lz4frame's
+        # LZ4F_decompress(dctx, dstBuffer, size_t *dstSizePtr, srcBuffer, size_t *srcSizePtr, ...))
+        said = _without_pointer_ending(length.c_name) if bound == "cell" else length.c_name
+        unit = length_unit(pointer.c_name, said, names)
+        if unit is None and counts_of(pointer.c_name, said):
             unit = "items"  # the number of them (cairo's cairo_set_dash(cr, dashes, num_dashes, offset))
         if unit is None and pointer.kind == "writable_buffer":
-            unit = _room_unit(pointer.c_name, length.c_name, names)
+            unit = _room_unit(pointer.c_name, said, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
-            unit = _GENERIC_LENGTHS.get((length.c_name or "").strip("_"))
-        bound = _may_bound(module, pointer, length, explicit)
+            unit = _GENERIC_LENGTHS.get((said or "").strip("_"))
         integer = length.ctype if bound == "value" else _pointee(module, length.ctype) if bound else None
         if (unit is None and pointer.c_name is None and length.c_name is None and pointer.kind != "cstring"
                 and integer is not None and _is_size_like(module, integer)
@@ -1052,6 +1055,15 @@ def _names_item_size(name: str | None) -> bool:
     if bare.lower() in {word + "size" for word in _ITEM_WORDS}:
         return True
     return bool(words) and words[-1] == "size" and all(word in _ITEM_WORDS for word in words[:-1])
+
+
+def _without_pointer_ending(name: str | None) -> str | None:
+    """``name`` without an ending that says it is a pointer (``dstSizePtr``, ``size_ptr``); not
+    ``_p``, which libsodium ends the cells it only writes a length to with (``clen_p``)."""
+    for ending in ("Ptr", "_ptr"):
+        if name and name.endswith(ending) and len(name) > len(ending) + 1:
+            return name[: -len(ending)]
+    return name
 
 
 def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str], length: ParamBinding,

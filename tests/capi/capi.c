@@ -112,6 +112,12 @@ size_t capi_some_names_length(unsigned n_names, const char *names[]) {
     return sum;
 }
 
+void capi_copy_sized(void *dstBuffer, size_t *dstSizePtr, const void *srcBuffer, size_t *srcSizePtr) {
+    size_t n = *dstSizePtr < *srcSizePtr ? *dstSizePtr : *srcSizePtr;
+    memcpy(dstBuffer, srcBuffer, n);
+    *dstSizePtr = *srcSizePtr = n;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

@@ -75,6 +75,10 @@ size_t capi_some_names_length(unsigned n_names, const char *names[]);
 /* An option's value in "a,b=c,..." text, as libmount's mnt_optstr_get_option(optstr, name, char
    **value, size_t *valsz): a pointer into optstr and its length in *valsz; 0, or 1 if not there. */
 int capi_get_option(const char *optstr, const char *name, char **value, size_t *valsz);
+/* Room and data in cells named as pointers, as lz4frame's LZ4F_decompress(dctx, dstBuffer, size_t
+   *dstSizePtr, srcBuffer, size_t *srcSizePtr, ...): copies min(*dstSizePtr, *srcSizePtr) bytes,
+   writing back how many to both. */
+void capi_copy_sized(void *dstBuffer, size_t *dstSizePtr, const void *srcBuffer, size_t *srcSizePtr);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
