@@ -556,6 +556,12 @@ def test_a_size_in_a_cell_named_as_a_pointer_is_held_to_its_buffer(capi):
         capi.capi_copy_sized(out, capi.c_size_t(51200), b"abc", capi.c_size_t(3))
 
 
+def test_handles_of_a_typedef_of_void_pointer_make_a_list(capi):
+    # cmsCreateMultiprofileTransform([srgb, lab], 2, ...) wanted a Pointer of type void **
+    profiles = [capi.capi_profile(2), capi.capi_profile(5)]
+    assert type(profiles[0]) is capi.capi_hprofile and capi.capi_profiles_sum(profiles) == 7
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

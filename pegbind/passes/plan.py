@@ -1480,7 +1480,8 @@ def _default_sequences(module: Module, names: dict, function: Function,
             if records and adjusted is not None and not param.length_from.startswith("*"):
                 found[index] = param.length_from
             continue
-        item = pointer_item(module, names, element) if isinstance(element, Pointer) else None
+        # (the element as declared: a typedef of void * may name a handle, lcms2's cmsHPROFILE)
+        item = pointer_item(module, names, pointer.target) if isinstance(element, Pointer) else None
         handles = item is not None and item[0] == "handle"
         after = params[index + 1].name if index + 1 < len(params) else None
         before = params[index - 1].name if index else None

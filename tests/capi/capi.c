@@ -118,6 +118,18 @@ void capi_copy_sized(void *dstBuffer, size_t *dstSizePtr, const void *srcBuffer,
     *dstSizePtr = *srcSizePtr = n;
 }
 
+capi_hprofile capi_profile(int i) {
+    static int profiles[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    return i >= 0 && i < 8 ? &profiles[i] : NULL;
+}
+
+int capi_profiles_sum(capi_hprofile hProfiles[], unsigned nProfiles) {
+    int sum = 0;
+    for (unsigned i = 0; i < nProfiles; i++)
+        sum += *(const int *)hProfiles[i];
+    return sum;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

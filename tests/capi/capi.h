@@ -79,6 +79,12 @@ int capi_get_option(const char *optstr, const char *name, char **value, size_t *
    *dstSizePtr, srcBuffer, size_t *srcSizePtr, ...): copies min(*dstSizePtr, *srcSizePtr) bytes,
    writing back how many to both. */
 void capi_copy_sized(void *dstBuffer, size_t *dstSizePtr, const void *srcBuffer, size_t *srcSizePtr);
+/* Handles of a typedef of void *, as lcms2's cmsHPROFILE, and a list of them with its count
+   (cmsCreateMultiprofileTransform(cmsHPROFILE hProfiles[], cmsUInt32Number nProfiles, ...)):
+   profile i is the library's int i; the sum of the listed ones. */
+typedef void *capi_hprofile;
+capi_hprofile capi_profile(int i);
+int capi_profiles_sum(capi_hprofile hProfiles[], unsigned nProfiles);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
