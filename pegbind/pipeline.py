@@ -21,7 +21,7 @@ from . import log
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
-from .frozen import frozen_dataclass, mutable_dataclass
+from .frozen import frozen_dataclass, mutable_dataclass, replace
 from .model import Module
 from .target import TargetInfo, get_target
 
@@ -206,6 +206,20 @@ def _nothing_bound(read: ReadResult, binding: BindingModel) -> str:
             "headers, or bind them with bind_headers (--bind-header GLOB)")
 
 
+def _defined_nowhere(config: BindingConfig, binding: BindingModel) -> list[str]:
+    """The functions of a binding that names no library to link that the C library, which every
+    module is linked with, does not define either (a forgotten ``-l``); [] where that cannot be
+    known here (extra sources, a dynamic binding, another target)."""
+    from .exports import linked_exports
+
+    if config.link or config.sources:
+        return []
+    libc = linked_exports(replace(config, link=("c",)))
+    if libc is None or not libc.complete:
+        return []
+    return [f.function.name for f in binding.functions if not libc.defines(f.function.symbol)]
+
+
 def _link_key(config: BindingConfig, name: str) -> str:
     """How a message names where library ``name`` was asked for: its config key, or the flag."""
     if not config.from_file:
@@ -317,6 +331,14 @@ def _generate_each(
         unbound = _nothing_bound(read, binding)
         if unbound:
             report(Diagnostic(at("headers"), unbound, "warning"))
+        unlinked = _defined_nowhere(config, binding) if linking and exports is None else []
+        if unlinked:
+            listed = ", ".join(unlinked[:5]) + (f" and {len(unlinked) - 5} more" if len(unlinked) > 5 else "")
+            which = f"none of the {len(unlinked)} functions" if len(unlinked) > 1 else "the function"
+            report(Diagnostic(at("link"), f"no library is named to link (-l NAME, config key link), and the C "
+                                          f"library, which every module is linked with, defines {which} bound: "
+                                          f"{listed}: called, {'they raise' if len(unlinked) > 1 else 'it raises'} "
+                                          "AttributeError", "warning"))
     written = {}
     for backend in backends:
         started = time.perf_counter()

@@ -428,6 +428,21 @@ def test_a_library_nowhere_the_linker_looks_stops_a_build_before_any_compiler_ru
     assert generated.returncode == 0 and "warning: no libpb_absent.so" in generated.stderr
 
 
+def test_a_build_that_names_no_library_says_which_functions_none_defines(tmp_path):
+    # pegbind build bzlib.h, -l bz2 forgotten, built a module whose every function raised when called
+    (tmp_path / "m.h").write_text("#include <stddef.h>\nint pb_nowhere(int x);\nint pb_elsewhere(void);\n"
+                                  "size_t strlen(const char *s);\n")
+    result = run_pegbind("build", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "warning: no library is named to link (-l NAME, config key link), and the C library, which every module is "
+        "linked with, defines none of the 2 functions bound: pb_nowhere, pb_elsewhere: called, they raise "
+        "AttributeError")
+    (tmp_path / "c.h").write_text("#include <stddef.h>\nsize_t strlen(const char *s);\n")
+    libc_only = run_pegbind("build", "c.h", "--backend", "ctypes", "-o", "out2", cwd=tmp_path)
+    assert libc_only.returncode == 0 and "no library is named" not in libc_only.stderr
+
+
 @pytest.mark.parametrize(("config", "flags", "located", "flagged"), [
     ('load = "dynamic"\nlink = ["m"]\n', ["--load", "dynamic", "-l", "m"],
      'pegbind.toml:3:1: error: load: a "dynamic" binding opens the library its user passes to load(path), so link m '
