@@ -194,6 +194,16 @@ def _nothing_bound(read: ReadResult, binding: BindingModel) -> str:
     if binding.functions or binding.constants or binding.records or binding.enums:
         return ""
     named = ", ".join(Path(header).name for header in read.config.headers)
+    config, module = read.config, read.module
+    declared = [f.name for f in module.functions if module.is_library(f.coord)]
+    declared += [c.name for c in module.constants if module.is_library(c.coord)]
+    if declared and not any(config.selects(name) for name in declared):
+        # the headers declare some, but the names to bind leave every one out (--include 'nothing*')
+        flags = [*(f"--include {p!r}" for p in config.include if p != "*"),
+                 *(f"--exclude {p!r}" for p in config.exclude)]
+        said = "the config's include and exclude" if config.from_file else " and ".join(flags)
+        return (f"nothing to bind: {named} declares {len(declared)} functions and constants, and {said} "
+                f"leave{'s' if len(flags) == 1 and not config.from_file else ''} out every one")
     files = read.preprocessed.files
     own = [read.module.is_library(Coord(file, 1, 1)) for file in files]
     # what the headers include; not what the compiler includes before them (<stdc-predef.h>)

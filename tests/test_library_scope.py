@@ -201,6 +201,13 @@ def test_a_binding_of_nothing_says_so_and_why(tmp_path):
     result = run_pegbind("generate", str(empty), "--backend", "ctypes", "-o", str(tmp_path / "empty"))
     assert result.stderr.splitlines() == ["warning: nothing to bind: empty.h declares no function, constant, "
                                           "record or enum"]
+    # names to bind that leave out every one the header declares: said so, not that it declares none
+    declaring = tmp_path / "md.h"
+    declaring.write_text("int md_init(void);\nint md_update(int);\n#define MD_SIZE 16\n")
+    result = run_pegbind("generate", str(declaring), "--backend", "ctypes", "-o", str(tmp_path / "md"),
+                         "--include", "nothing*", "--exclude", "md_*")
+    assert result.stderr.splitlines() == ["warning: nothing to bind: md.h declares 3 functions and constants, and "
+                                          "--include 'nothing*' and --exclude 'md_*' leave out every one"]
 
 
 def test_dpkg_is_asked_once_while_its_database_is_unchanged(tmp_path, monkeypatch):
