@@ -562,6 +562,14 @@ def test_handles_of_a_typedef_of_void_pointer_make_a_list(capi):
     assert type(profiles[0]) is capi.capi_hprofile and capi.capi_profiles_sum(profiles) == 7
 
 
+def test_the_length_of_text_made_of_data_is_the_room_s_alone(capi):
+    # evutil_inet_ntop(AF_INET, 4 bytes, bytearray(46), 46): 46 is more than src holds
+    room = bytearray(46)
+    assert capi.capi_ntop(2, bytes([127, 0, 0, 1]), room, len(room)) == b"127.0.0.1"
+    with pytest.raises(ValueError, match=r"^argument 4 \(len_\): 47 is more than argument 3 \(dst\) holds"):
+        capi.capi_ntop(2, bytes(4), room, 47)
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

@@ -963,7 +963,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         bounded_here = found.get(length.index)
         if (pair in _SOURCE_FIRST and generic in _GENERIC_LENGTHS and bounded_here is not None
                 and bounded_here[0] == (dest.index,) and source.kind != "cstring" and source.index not in stated
-                and _may_bound(module, source, length, explicit) == "value"):
+                and _may_bound(module, source, length, explicit) == "value"
+                and not _text_from_data(module, source, dest)):
             found[length.index] = ((dest.index, source.index), bounded_here[1])
     # Apart from its buffer, a length named after it states it too, before or after it:
     # liblzma's ``out, size_t *out_pos, size_t out_size``; gnutls's ``label_size, label``;
@@ -1055,6 +1056,16 @@ def _names_item_size(name: str | None) -> bool:
     if bare.lower() in {word + "size" for word in _ITEM_WORDS}:
         return True
     return bool(words) and words[-1] == "size" and all(word in _ITEM_WORDS for word in words[:-1])
+
+
+def _text_from_data(module: Module, source: ParamBinding, dest: ParamBinding) -> bool:
+    """Whether ``dest`` is room for plain characters and ``source`` is not characters: text made
+    of data, whose length is the room's (inet_ntop's, libevent's evutil_inet_ntop(af, const void
+    *src, char *dst, size_t len): the size of src is af's)."""
+    source_element, dest_element = _pointee(module, source.ctype), _pointee(module, dest.ctype)
+    plain = module.resolve(dest_element) if dest_element is not None else None
+    return (isinstance(plain, Primitive) and plain.name == "char"
+            and (source_element is None or not is_character(module, source_element)))
 
 
 def _without_pointer_ending(name: str | None) -> str | None:

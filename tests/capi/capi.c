@@ -130,6 +130,12 @@ int capi_profiles_sum(capi_hprofile hProfiles[], unsigned nProfiles) {
     return sum;
 }
 
+const char *capi_ntop(int af, const void *src, char *dst, size_t len) {
+    const unsigned char *b = src;
+    (void)af;
+    return snprintf(dst, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]) < (int)len ? dst : NULL;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

@@ -85,6 +85,9 @@ void capi_copy_sized(void *dstBuffer, size_t *dstSizePtr, const void *srcBuffer,
 typedef void *capi_hprofile;
 capi_hprofile capi_profile(int i);
 int capi_profiles_sum(capi_hprofile hProfiles[], unsigned nProfiles);
+/* Text made of data, as libevent's evutil_inet_ntop(int af, const void *src, char *dst, size_t
+   len): the 4 bytes at src as "a.b.c.d" in dst, len its room (src's size is af's); dst, or NULL. */
+const char *capi_ntop(int af, const void *src, char *dst, size_t len);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
