@@ -250,6 +250,21 @@ def test_what_the_binding_exposes_is_checked_wherever_declared(tmp_path):
     assert report.ok, report.format()
 
 
+def test_a_constant_of_a_c_library_typedef_nothing_else_uses_is_compared_as_that_type(tmp_path):
+    # ICU's U_UINT64_MAX, ((uint64_t)...): the typedef was not kept with the constant, and its
+    # type read "other" against gcc's unsigned long (a mismatch that was none)
+    header = tmp_path / "u64.h"
+    header.write_text("#include <stdint.h>\n#define BIG ((uint64_t)18446744073709551615UL)\n"
+                      "#define SMALL ((int64_t)5)\nint f(int);\n")
+    config = BindingConfig(name="u64", headers=(header,))
+    read = read_binding(config)
+    report = verify(select_declarations(read.module, config), headers=[header], defines=binding_defines(config),
+                    target=read.target)
+    assert report.ok, report.format()
+    checks = {check.what for check in _Plan(select_declarations(read.module, config), read.target).build().checks}
+    assert {"constant BIG", "constant SMALL"} <= checks
+
+
 def test_headers_that_do_not_compile_are_an_error(tmp_path):
     broken = tmp_path / "broken.h"
     broken.write_text("struct s { int x };;; this is not C\n")

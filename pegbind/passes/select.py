@@ -152,7 +152,7 @@ def select_declarations(module: Module, config: BindingConfig) -> Module:
         a for a in module.function_aliases if wanted(a, a.name) and a.target in kept_functions
     )
     selected = module.replace(functions=functions, function_aliases=aliases, variables=variables, constants=constants)
-    return _with_types(selected, roots, (*functions, *variables, *_addresses(selected)))
+    return _with_types(selected, roots, (*functions, *variables, *constants))
 
 
 def undeclared_types(module: Module, users: Iterable[Function]) -> tuple[str, ...]:
