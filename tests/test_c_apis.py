@@ -570,6 +570,13 @@ def test_the_length_of_text_made_of_data_is_the_room_s_alone(capi):
         capi.capi_ntop(2, bytes(4), room, 47)
 
 
+def test_the_handle_a_function_makes_with_a_size_comes_back(capi):
+    # gnutls_x509_trust_list_init(&list, size) took a list of handles size counted: C's was lost
+    status, made = capi.capi_list_init(64)
+    assert status == 0 and capi.capi_db_name(made) == b"list"
+    capi.capi_db_close(made)
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

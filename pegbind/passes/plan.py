@@ -1375,6 +1375,18 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
                for prefix in ("Num", "num_", "n"))
 
 
+def _makes(function: str) -> bool:
+    """Whether a function's name says it makes an object (``init``, ``new``, ``create``): what it
+    gives back through a ``T **`` of a handle is that one object."""
+    return any(word in ("init", "new", "create") for word in _words(function))
+
+
+def _sizes_only(name: str | None) -> bool:
+    """Whether ``name`` says a size and not a count (``size``, ``hash_size``, ``nbytes``)."""
+    bare = (name or "").strip("_")
+    return bare in _SIZE_NAMES or bare.endswith(_SIZE_SUFFIXES)
+
+
 def _reallocates(function: str) -> bool:
     """Whether a function's name says it gives the memory it is given a new size (``realloc``,
     ``reallocarray``, ``g_realloc_n``, ``_talloc_realloc_array``): its sizes are the new memory's,
@@ -1511,7 +1523,10 @@ def _default_sequences(module: Module, names: dict, function: Function,
         named = counts_of(param.name, after) or fixed or _named_for(param.name, after)
         vague = not named and (
             (after or "").strip("_") in _GENERIC_LENGTHS and _links_to_itself(module, element) if records
-            else handles and not _says_many(param.name))
+            else handles and (not _says_many(param.name)
+                              # nor a size the handle a function makes is made with (GnuTLS's
+                              # gnutls_x509_trust_list_init(gnutls_x509_trust_list_t *list, unsigned size))
+                              or _makes(function.name) and _sizes_only(after)))
         if after in by_name and after not in stated and not vague and (
                 records and _counts_records(param.name, after or "", by_name)
                 or (handles or fixed) and _counts_handles(param.name, after or "", by_name)

@@ -136,6 +136,11 @@ const char *capi_ntop(int af, const void *src, char *dst, size_t len) {
     return snprintf(dst, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]) < (int)len ? dst : NULL;
 }
 
+int capi_list_init(capi_db **list, unsigned size) {
+    (void)size;
+    return capi_db_open("list", list);
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

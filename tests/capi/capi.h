@@ -88,6 +88,9 @@ int capi_profiles_sum(capi_hprofile hProfiles[], unsigned nProfiles);
 /* Text made of data, as libevent's evutil_inet_ntop(int af, const void *src, char *dst, size_t
    len): the 4 bytes at src as "a.b.c.d" in dst, len its room (src's size is af's); dst, or NULL. */
 const char *capi_ntop(int af, const void *src, char *dst, size_t len);
+/* A handle made with a size, as GnuTLS's gnutls_x509_trust_list_init(gnutls_x509_trust_list_t
+   *list, unsigned size): a db named "list"; 0. */
+int capi_list_init(capi_db **list, unsigned size);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
