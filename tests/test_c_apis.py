@@ -577,6 +577,17 @@ def test_the_handle_a_function_makes_with_a_size_comes_back(capi):
     capi.capi_db_close(made)
 
 
+def test_a_length_named_for_a_side_of_a_copy_is_that_side_s(capi):
+    # LZ4_compress_limitedOutput_withState(state, source, dest, inputSize, maxOutputSize): inputSize
+    # was held to dest (a valid call refused) and source, and maxOutputSize, to nothing
+    out = bytearray(3)
+    assert capi.capi_pack_with(None, b"abcdef", out, 6, 3) == 3 and out == b"abc"
+    with pytest.raises(ValueError, match=r"^argument 4 \(inputSize\): 6 is more than argument 2 \(source\) holds"):
+        capi.capi_pack_with(None, b"ab", bytearray(8), 6, 8)
+    with pytest.raises(ValueError, match=r"^argument 5 \(maxOutputSize\): 9 is more than argument 3 \(dest\)"):
+        capi.capi_pack_with(None, b"abcdef", bytearray(8), 6, 9)
+
+
 def test_the_size_a_function_reallocates_to_is_not_what_it_is_given(capi):
     # realloc(NULL, 16) was refused: 16 is more than None holds
     memory = capi.capi_realloc(None, 16)

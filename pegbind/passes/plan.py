@@ -914,6 +914,9 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
                      if (owner := _named_owner(module, params, explicit, other, stated)) is not None}
         if named.get(pointer.index, length.index) != length.index:
             continue
+        owner = _named_owner(module, params, explicit, length, stated)
+        if owner is not None and owner != pointer.index:
+            continue  # the length of another (lz4's source, dest, inputSize: source's)
         if pointer.kind == "cstring" and (_counts_only(length.c_name) or _names_another(pointer.c_name, length.c_name)):
             # a C string states its own length: a count after it counts something else, and so
             # does a size named after something else (libarchive's _filename, _block_size)
@@ -972,7 +975,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     # buffer named after it).  Not a length in a cell: apart from its buffer, that is mostly
     # what C writes (libsodium's ``size_t *bin_len``, the length of what it wrote to ``bin``).
     bounded = stated | {pointer for pointers, _ in found.values() for pointer in pointers}
-    for length in params:
+    # the room C has first (lz4's maxOutputSize before targetOutputSize, both dst's)
+    for length in sorted(params, key=lambda p: not _says_room(p.c_name)):
         owner = None if length.index in found else _named_owner(module, params, explicit, length, bounded)
         if owner is not None:
             found[length.index] = ((owner,), _stricter_unit(module, params[owner], length.c_name,
@@ -1091,7 +1095,32 @@ def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str],
                   and (_named_after(pointer.c_name, stem) or _ends_with(stem, pointer.c_name))
                   and _may_bound(module, pointer, length, explicit) == "value"]
     owners = [pointer for pointer in candidates if pointer.c_name == stem] or candidates
+    if not owners:
+        # a stem that says a side of a copy names the one pointer of that side (lz4's
+        # LZ4_compress_withState(state, source, dest, inputSize): inputSize is source's)
+        side = _side(stem)
+        owners = [pointer for pointer in params if side and pointer.index not in taken and pointer.c_name
+                  and pointer.index != length.index and _side(pointer.c_name) == side
+                  and _may_bound(module, pointer, length, explicit) == "value"]
     return owners[0].index if len(owners) == 1 else None
+
+
+#: the words that say which side of a copy a name is on
+_SIDES = {"input": frozenset({"src", "source", "in", "input"}),
+          "output": frozenset({"dst", "dest", "destination", "out", "output"})}
+
+
+def _says_room(name: str | None) -> bool:
+    """Whether ``name`` says the most there is room for (``maxOutputSize``, ``dstCapacity``)."""
+    words = _words((name or "").strip("_"))
+    return bool(words) and (words[0] == "max" or words[-1] in ("capacity", "cap", "room", "avail"))
+
+
+def _side(name: str) -> str | None:
+    """``input`` or ``output``, where the words of ``name`` say one side of a copy and not the other."""
+    words = set(_words(name))
+    sides = [side for side, said in _SIDES.items() if words & said]
+    return sides[0] if len(sides) == 1 else None
 
 
 def _is_size_like(module: Module, ctype: CType) -> bool:

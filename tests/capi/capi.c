@@ -141,6 +141,13 @@ int capi_list_init(capi_db **list, unsigned size) {
     return capi_db_open("list", list);
 }
 
+int capi_pack_with(void *state, const char *source, char *dest, int inputSize, int maxOutputSize) {
+    int n = inputSize < maxOutputSize ? inputSize : maxOutputSize;
+    (void)state;
+    memcpy(dest, source, (size_t)n);
+    return n;
+}
+
 void *capi_realloc(void *memory, size_t size) {
     size_t *m = realloc(memory ? (size_t *)memory - 1 : NULL, sizeof(size_t) + size);
     *m = size;

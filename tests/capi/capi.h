@@ -91,6 +91,9 @@ const char *capi_ntop(int af, const void *src, char *dst, size_t len);
 /* A handle made with a size, as GnuTLS's gnutls_x509_trust_list_init(gnutls_x509_trust_list_t
    *list, unsigned size): a db named "list"; 0. */
 int capi_list_init(capi_db **list, unsigned size);
+/* Lengths named for a side of a copy, as lz4's LZ4_compress_limitedOutput_withState(state,
+   source, dest, inputSize, maxOutputSize): copies min(inputSize, maxOutputSize) bytes; that. */
+int capi_pack_with(void *state, const char *source, char *dest, int inputSize, int maxOutputSize);
 /* capi_alloc's memory given a new size (NULL: new memory), as realloc: size is the new memory's. */
 void *capi_realloc(void *memory, size_t size);
 /* Bytes of data C makes, in uint8_t, as libwebp's WebPEncodeRGB(..., uint8_t **output)
