@@ -118,11 +118,6 @@ def arg_label(param: ParamBinding) -> str:
     return param.label
 
 
-def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
-    """Bytes a buffer argument must hold at least (see :func:`pegbind.passes.callplan.fewest_bytes`)."""
-    return fewest_bytes(binding.module, binding.target, param)
-
-
 def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:
     """A Python literal describing one input for the runtime ``_pb_fix`` function.
 
@@ -148,7 +143,8 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
         first = ("cell" if param.cell_tag == ANY_CELL else param.cells[0]) if param.cells else ""
-        return (f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {text_flag(param)}, "
+        least = fewest_bytes(binding.module, binding.target, param)
+        return (f"('{kind}', {label}, {least}, {param.pointer_type!r}, {text_flag(param)}, "
                 f"{param.cell_tag!r}, {first!r})")
     if kind in ("record", "record_ptr"):
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"

@@ -903,20 +903,22 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     stated = {pointer for pointers in arrays.values() for pointer in pointers}
     names = frozenset(p.c_name for p in params if p.c_name)
     # a pointer another integer is named after is that one's: lz4's src, dst, compressedSize,
-    # dstCapacity (compressedSize, right after dst, is not its length); worked out once needed
-    named: dict[int, int] | None = None
+    # dstCapacity (compressedSize, right after dst, is not its length), and an integer named
+    # after another pointer is that one's (source, dest, inputSize); worked out once needed
+    owners: dict[int, int] | None = None  # length -> the pointer its name says
+    named: dict[int, int] = {}  # ... and back
     for pointer, length in zip(params, params[1:], strict=False):
         if (pointer.index in stated or length.index in found or pointer.index in found
                 or not _may_bound(module, pointer, length, explicit)):
             continue  # (a length in a cell is no buffer: gnutls's salt, salt_size, iter_count)
-        if named is None:
-            named = {owner: other.index for other in params
-                     if (owner := _named_owner(module, params, explicit, other, stated)) is not None}
+        if owners is None:
+            owners = {other.index: owner for other in params
+                      if (owner := _named_owner(module, params, explicit, other, stated)) is not None}
+            named = {owner: other for other, owner in owners.items()}
         if named.get(pointer.index, length.index) != length.index:
             continue
-        owner = _named_owner(module, params, explicit, length, stated)
-        if owner is not None and owner != pointer.index:
-            continue  # the length of another (lz4's source, dest, inputSize: source's)
+        if owners.get(length.index, pointer.index) != pointer.index:
+            continue
         if pointer.kind == "cstring" and (_counts_only(length.c_name) or _names_another(pointer.c_name, length.c_name)):
             # a C string states its own length: a count after it counts something else, and so
             # does a size named after something else (libarchive's _filename, _block_size)
@@ -1029,7 +1031,7 @@ def _factors(module: Module, target: TargetInfo, params: list[ParamBinding],
     factors: dict[int, int] = {}
     for index, (pointers, _unit) in bounds.items():
         if (len(pointers) != 1 or index + 1 >= len(params) or params[index].kind != "int"
-                or any(index + 1 == length for length in bounds)):
+                or index + 1 in bounds):
             continue
         element, factor = _pointee(module, params[pointers[0]].ctype), params[index + 1]
         if element is None or not (_is_void(module, module.resolve(element)) or is_character(module, element)):
@@ -1050,6 +1052,8 @@ def _factors(module: Module, target: TargetInfo, params: list[ParamBinding],
 
 #: the words that may come before ``size`` in the name of the size of one item (see _names_item_size)
 _ITEM_WORDS = frozenset({"el", "elem", "element", "item", "memb", "member", "obj", "object", "entry", "record"})
+#: ... and those words and ``size`` written as one (``elsize``, ``itemsize``)
+_ITEM_SIZES = frozenset(word + "size" for word in _ITEM_WORDS)
 
 
 def _names_item_size(name: str | None) -> bool:
@@ -1057,7 +1061,7 @@ def _names_item_size(name: str | None) -> bool:
     (GLib's), ``elsize``, ``item_size``; not the size of a whole (``buf_size``, ``window_size``)."""
     bare = (name or "").strip("_")
     words = _words(bare)
-    if bare.lower() in {word + "size" for word in _ITEM_WORDS}:
+    if bare.lower() in _ITEM_SIZES:
         return True
     return bool(words) and words[-1] == "size" and all(word in _ITEM_WORDS for word in words[:-1])
 
@@ -1407,7 +1411,12 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
 def _makes(function: str) -> bool:
     """Whether a function's name says it makes an object (``init``, ``new``, ``create``): what it
     gives back through a ``T **`` of a handle is that one object."""
-    return any(word in ("init", "new", "create") for word in _words(function))
+    return _says(function, ("init", "new", "create"))
+
+
+def _says(function: str, words: tuple[str, ...]) -> bool:
+    """Whether one of the words of a function's name is one of ``words``."""
+    return any(word in words for word in _words(function))
 
 
 def _sizes_only(name: str | None) -> bool:
@@ -1426,8 +1435,7 @@ def _reallocates(function: str) -> bool:
 def _frees(function: str) -> bool:
     """Whether a function's name says it frees what it is given (``uv_free_cpu_info``,
     ``XML_ParserFree``, ``g_list_free_full``, ``proj_destroy``, ``cJSON_Delete``)."""
-    return any(word in ("free", "destroy", "delete", "dispose", "dealloc", "deallocate", "release")
-               for word in _words(function))
+    return _says(function, ("free", "destroy", "delete", "dispose", "dealloc", "deallocate", "release"))
 
 
 def _named_for(pointer: str | None, length: str | None) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 from ...frozen import frozen_dataclass
 from ...model import Array, CType, Pointer, Primitive
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
-from ...passes.callplan import Slot, element_size
+from ...passes.callplan import Slot, element_size, fewest_bytes
 from ..common import is_primitive, text_flag
-from ..pywrapper import WrapperWriter, arg_label, min_bytes
+from ..pywrapper import WrapperWriter, arg_label
 from .cdef import integer_char
 
 
@@ -280,7 +280,7 @@ def _takes_bytes(binding: BindingModel, element: CType | None) -> bool:
 def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     """What the fast path passes for ``param``; cffi checks integer ranges and types itself."""
     name = param.py_name
-    size = min_bytes(binding, param)
+    size = fewest_bytes(binding.module, binding.target, param)
     label = repr(arg_label(param))
     if param.kind == "buffer":
         text = text_flag(param)

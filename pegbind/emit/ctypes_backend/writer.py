@@ -10,16 +10,16 @@ from ...diagnostics import Diagnostic
 from ...frozen import frozen_dataclass
 from ...model import CType
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
-from ...passes.callplan import Slot, element_size
+from ...passes.callplan import Slot, element_size, fewest_bytes
 from ..common import text_argument, text_flag
-from ..pywrapper import SMALL_INT, WrapperWriter, arg_label, in_range, min_bytes
+from ..pywrapper import SMALL_INT, WrapperWriter, arg_label, in_range
 from .speller import CtypesSpeller, CtypesSpellingError
 
 
 def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     """What the fast path passes for an ``in`` parameter (ctypes converts and type-checks the rest)."""
     name = param.py_name
-    size = min_bytes(binding, param)
+    size = fewest_bytes(binding.module, binding.target, param)
     if param.kind == "buffer":
         # c_void_p takes bytes as they are: only other buffers (and short
         # bytes, for the error) need _pb_rbuf's Python call

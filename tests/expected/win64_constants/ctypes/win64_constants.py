@@ -109,13 +109,23 @@ def _pb_buffer_of(value, what, writable, wanted=None):
 
 
 def _pb_not_wanted(value, what, wanted):
-    """The TypeError for ``value`` where ``wanted`` (the words for what is taken) was wanted.
-    A class of the name of the one ``wanted`` ends with, of another module (lcms2's ``c_int``
-    given to mpg123's), is named by its module, and so is the one taken."""
+    """The TypeError for ``value`` where ``wanted`` (the words for what is taken, ending with
+    ``a NAME`` where a class of this module's is taken too) was wanted."""
+    head, _, last = wanted.rpartition(" a ")
+    if not head:
+        return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    last, got = _pb_named_apart(last, __name__, value)
+    return TypeError(f"{what} must be {head} a {last}, not {got}")
+
+
+def _pb_named_apart(wanted, module, value):
+    """The names of the wanted class (``wanted``, of ``module``) and of ``value``'s, each by its
+    module where they are one name (libxml2's xmlDoc given to libxslt's, lcms2's c_int to
+    mpg123's)."""
     got = type(value).__name__
-    if wanted.endswith(f" a {got}") and type(value).__module__ != __name__:
-        wanted, got = f"{wanted[:-len(got)]}{__name__}.{got}", f"{type(value).__module__}.{got}"
-    return TypeError(f"{what} must be {wanted}, not {got}")
+    if got == wanted:
+        return f"{module}.{wanted}", f"{type(value).__module__}.{got}"
+    return wanted, got
 
 
 #: whether a buffer's items are what C reads, by (their format, the cell tag of C's type): see
@@ -341,9 +351,7 @@ def _pb_cstring(value, what, counted=False, nullable=True):
 def _pb_wrong_record(value, cls, what, nullable):
     """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
     wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
-    wanted, got = cls.__name__, type(value).__name__
-    if wanted == got:  # a class of the name from another module (libxml2's xmlDoc for libxslt's)
-        wanted, got = f"{cls.__module__}.{wanted}", f"{type(value).__module__}.{got}"
+    wanted, got = _pb_named_apart(cls.__name__, cls.__module__, value)
     return TypeError(f"{what} must be {wanted}{' or None' if nullable else ''}, not {got}")
 
 
