@@ -242,6 +242,46 @@ def test_pointers_to_records_and_handles_read_as_views_and_handles(capi):
     assert type(db) is capi.capi_db and gone is None and capi.capi_db_name(db) == b":listing:"
 
 
+def test_arrays_of_arrays_and_of_pointers_in_a_record_read_as_pointers_to_their_first_element(capi):
+    # as C's sheet.cells decays to int (*)[4]: such members were left out with a warning, so a
+    # matrix's rows and FFmpeg's AVFrame.data (uint8_t *data[8]) were out of reach
+    sheet = capi.capi_sheet()
+    capi.capi_sheet_fill(sheet)
+    cells = sheet.cells
+    assert repr(cells).startswith("<Pointer int (*)[4] at ")
+    assert [row[:4] for row in cells] == [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]
+    assert list(cells[2]) == [20, 21, 22, 23] and 13 in cells[1]
+    cells[1][2] = 100  # the numbers are written through it, as C's sheet.cells[1][2] = 100
+    assert capi.capi_sheet_sum(sheet) == 6 + (10 + 11 + 100 + 13) + 86
+    assert [bytes(name).split(b"\0")[0] for name in sheet.names] == [b"ab", b"", b"xyz"]
+    assert list(sheet.labels) == [b"red", None, b"blue"] and sheet.labels[2] == b"blue"
+    assert sheet.rows[0][:3] == [1, 2, 3] and sheet.rows[1] is None
+    db, none = sheet.dbs
+    assert capi.capi_db_name(db) == b"sheet" and none is None
+    # bounded by the array's length, as a callback's buffer with its size is
+    with pytest.raises(IndexError, match=r"^index 3 is outside the 3 elements C gave with this Pointer of type "
+                                         r"int \(\*\)\[4\]$"):
+        cells[3]
+    with pytest.raises(IndexError, match="index 4 is outside the 4 elements"):
+        cells[0][4]
+    # C assigns no array as a whole, nor one of its arrays
+    message = ("capi_sheet.cells is an array, which C does not assign as a whole: it reads as a Pointer "
+               "to its first element, through which numbers are written")
+    with pytest.raises(TypeError) as raised:
+        sheet.cells = [[1, 2, 3, 4]]
+    assert str(raised.value) == message
+    with pytest.raises(TypeError) as raised:
+        capi.capi_sheet(cells=[])
+    assert str(raised.value) == message
+    with pytest.raises(TypeError, match=r"^the elements of a Pointer of type int \(\*\)\[4\] cannot be set"):
+        cells[0] = [1, 2, 3, 4]
+    # what is read keeps the record's memory alive
+    rows = capi.capi_sheet().cells
+    gc.collect()
+    rows[2][3] = 7
+    assert rows[2][:4] == [0, 0, 0, 7]
+
+
 def test_a_void_pointer_reads_the_bytes_c_handed_over(capi):
     # as sqlite3_column_blob(stmt, i)[:sqlite3_column_bytes(stmt, i)] and an MDB_val's
     # mv_data[:mv_size]: a void * Pointer had no elements, so such data was out of reach

@@ -20,6 +20,7 @@ STUB_OUTPUT = ("python/module.pyi.jinja", ".pyi")
 _FIELD_TYPES = {
     "int": "int", "bool": "bool", "float": "float", "complex": "complex", "char_array": "bytes", "byte_array": "bytes",
     "string": "bytes | None", "data_pointer": "Pointer | None", "function_pointer": "FunctionPointer | None",
+    "array_pointer": "Pointer",
 }
 #: What a field takes where that is not what it reads as (the stub gives it a property).
 _FIELD_SETTER_TYPES = {

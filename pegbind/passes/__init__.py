@@ -365,6 +365,8 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     pointers += [p.element for f in state.functions for p in f.params
                  if p.kind == "pointer" and p.role.role == "out" and p.element is not None]
     pointers += [field.ctype for r in state.records for field in r.fields if field.kind == "data_pointer"]
+    pointers += [Pointer(field.element) for r in state.records for field in r.fields
+                 if field.kind == "array_pointer" and field.element is not None]
     classes = callback_classes(state.module, config, target, state.functions, names)
     callables = [p.callback for f in state.functions for p in f.params if p.callback is not None]
     callables += [c.callback for c in classes]

@@ -87,7 +87,7 @@ ENUM_CELL = "e"
 #: How a record field is presented (see :class:`FieldBinding`).
 FieldKind = Literal[
     "int", "bool", "float", "complex", "enum", "char_array", "byte_array", "array", "record_array", "record", "string",
-    "record_ptr", "data_pointer", "function_pointer", "handle",
+    "record_ptr", "data_pointer", "function_pointer", "handle", "array_pointer",
 ]
 
 #: The kinds of ``in-array`` item that are pointers into what the caller's objects hold (a list
@@ -468,6 +468,11 @@ class FieldBinding:
     ``function_pointer``      a ``FunctionPointer``, or None            a callable (:attr:`callback`), one read
                                                                         from a field of the same C type or
                                                                         made by its typedef's class, or None
+    ``array_pointer`` (an     a ``Pointer`` to its first element, of    nothing: C assigns no array as a whole
+    array of pointers or of   type :attr:`pointer_type`, bounded by     (a TypeError); its elements are read,
+    arrays: ``uint8_t         ``length``, as the array decays in C      and numbers written, through the
+    *data[8]``, ``int                                                   Pointer
+    m[3][4]``)
     ========================= ========================================= ========================================
 
     What a pointer member is set to is kept alive with the record (the
@@ -508,7 +513,8 @@ class FieldBinding:
     copies_readonly: bool = False
     #: ``data_pointer``: the pointer type as C spells it with every typedef resolved
     #: (``"unsigned long *"``): the type of the ``Pointer`` objects it reads as, and
-    #: of those it takes (as :attr:`ParamBinding.pointer_type`).  A ``record_ptr``
+    #: of those it takes (as :attr:`ParamBinding.pointer_type`); ``array_pointer``: the
+    #: type of a pointer to its first element (``"int (*)[4]"``).  A ``record_ptr``
     #: carries the data pointer's facts too: it is one where a backend has no class
     #: for the record (one its FFI cannot hold, left out with a warning)
     pointer_type: str = ""
@@ -659,19 +665,21 @@ class PointerElements:
     a record with a class: a view of it, None for NULL; libxml2's XPath
     ``nodeTab``), ``handle`` (a pointer to an opaque type: its handle, None for
     NULL), ``pointer`` (a pointer to any of these, ``float **``: a ``Pointer`` of its
-    type, None for NULL).  C does not say how many elements there are: a slice needs its end,
-    and reading past what C gave is undefined, as in C.  Pointers of other
+    type, None for NULL), ``array`` (an array of any of these, as a record's
+    ``int grid[3][4]`` holds: a ``Pointer`` to its first element, bounded by its
+    :attr:`count`, as C's ``grid[i]`` decays).  C does not say how many elements there
+    are: a slice needs its end, and reading past what C gave is undefined, as in C.  Pointers of other
     types (to records Python has no class for, to function pointers) have no
     elements to read.
     """
 
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
-    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string", "record", "handle", "pointer"]
+    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string", "record", "handle", "pointer", "array"]
     #: the C type an element is read as, one every backend spells: a cell type
     #: (:data:`CELL_TYPES`), ``unsigned char``, ``char *`` or (records, handles) ``void *``
     primitive: str
     #: for ``enum``: the enum's key; for ``record`` and ``handle``: the class's record key; for
-    #: ``pointer``: the type of the Pointers read (a :attr:`pointer_type` of these too)
+    #: ``pointer`` and ``array``: the type of the Pointers read (a :attr:`pointer_type` of these too)
     key: str | None = None
     #: ``p[i] = v`` and ``p[start:stop] = values`` write the elements (numbers, enums as
     #: ints, characters): they are not ``const``
@@ -679,6 +687,9 @@ class PointerElements:
     #: the range an integer, enum or character element takes (characters: 0 to 255)
     low: int = 0
     high: int = 0
+    #: ``array``: the elements of each array (the bound of each Pointer read), and its bytes
+    count: int = 0
+    step: int = 0
 
 
 @frozen_dataclass()

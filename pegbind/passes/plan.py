@@ -707,6 +707,15 @@ def _add_pointer_elements(module: Module, target: TargetInfo, names: dict, ctype
         found[text] = PointerElements(text, "string", "char *")
     elif (item := pointer_item(module, names, element)) is not None and item[0] in ("handle", "record_ptr"):
         found[text] = PointerElements(text, "handle" if item[0] == "handle" else "record", "void *", item[1])
+    elif isinstance(element, Array) and element.length is not None:
+        # a pointer to arrays (a record's int grid[3][4] decays to int (*)[4]): each element a
+        # Pointer to the array's first, bounded by its length, where that type's elements are read
+        decayed = Pointer(element.element)
+        inner = pointer_type(module, decayed)
+        _add_pointer_elements(module, target, names, decayed, found, cell_primitives)
+        if inner in found:
+            found[text] = PointerElements(text, "array", "void *", inner, count=element.length,
+                                          step=size_align(module, element, target)[0])
     elif isinstance(element, Pointer):
         # a pointer to pointers to numbers (FLAC's const FLAC__int32 *const buffer[], what
         # vorbis_analysis_buffer returns): each element a Pointer of its own type, read as C's
@@ -2131,6 +2140,13 @@ def _field_kind(module: Module, names: dict, member: Field, path: str, target: T
         if isinstance(element, RecordRef) and _has_class(module, names, element):
             return FieldBinding(path, py_name, member.type, "record_array", record_key=element.key,
                                 length=resolved.length, element=resolved.element)
+        # an array of pointers or of arrays (FFmpeg's uint8_t *data[8], a matrix's double m[4][4]):
+        # a Pointer to its first element, as the array decays in C, where Python reads its elements
+        decayed = Pointer(resolved.element)
+        text = pointer_type(module, decayed)
+        if any(e.pointer_type == text for e in pointer_elements(module, target, names, [decayed])):
+            return FieldBinding(path, py_name, member.type, "array_pointer", length=resolved.length,
+                                element=resolved.element, pointer_type=text)
         raise Unsupported(f"arrays of {resolved.element.to_c()} are not supported")
     if isinstance(resolved, Pointer):
         return _pointer_field(module, names, member, path, py_name, resolved, target, data)

@@ -72,6 +72,31 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]) {
     return count;
 }
 
+void capi_sheet_fill(capi_sheet *sheet) {
+    static int row[3] = {1, 2, 3};
+    static capi_db *db;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            sheet->cells[i][j] = 10 * i + j;
+    strcpy(sheet->names[0], "ab");
+    strcpy(sheet->names[2], "xyz");
+    sheet->labels[0] = "red";
+    sheet->labels[1] = NULL;
+    sheet->labels[2] = "blue";
+    sheet->rows[0] = row;
+    if (db == NULL)
+        capi_db_open("sheet", &db);
+    sheet->dbs[0] = db;
+}
+
+int capi_sheet_sum(const capi_sheet *sheet) {
+    int sum = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            sum += sheet->cells[i][j];
+    return sum;
+}
+
 int capi_text_sum(unsigned len, const char *s) {
     int sum = 0;
     for (unsigned i = 0; i < len; i++)

@@ -687,4 +687,18 @@ void capi_render(capi_bitmap *bitmap);
 int capi_pair_products(int n_pairs, const capi_pair *pairs);
 int capi_count_main(unsigned dbs_size, capi_db *const dbs[]);
 
+/* Arrays of arrays and of pointers a record holds, as a matrix's double m[4][4] and FFmpeg's
+   AVFrame holds uint8_t *data[8]: capi_sheet_fill sets cells[i][j] to 10 * i + j, names[0]
+   "ab" and names[2] "xyz", labels {"red", NULL, "blue"} and rows[0] at {1, 2, 3};
+   capi_sheet_sum adds the cells. */
+typedef struct capi_sheet {
+    int cells[3][4];
+    char names[3][8];
+    const char *labels[3];
+    int *rows[2];
+    capi_db *dbs[2];
+} capi_sheet;
+void capi_sheet_fill(capi_sheet *sheet);
+int capi_sheet_sum(const capi_sheet *sheet);
+
 #endif

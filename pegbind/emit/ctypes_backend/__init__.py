@@ -93,7 +93,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         # what a Pointer's elements are read as: a pointer to characters as c_char_p (bytes or None)
         "element_types": {
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))
-            for e in binding.pointer_elements if e.kind not in ("record", "handle", "pointer")  # read as addresses
+            for e in binding.pointer_elements if e.kind not in ("record", "handle", "pointer", "array")  # addresses
         },
         "pointer_constants": pointer_constants(binding, writer.made_constant),
         # last: the complex types spelled by everything above

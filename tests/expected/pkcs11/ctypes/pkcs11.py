@@ -33,6 +33,12 @@ def _pb_no_delete(what):
     raise AttributeError(f"{what} cannot be deleted")
 
 
+def _pb_no_assign(what):
+    """The setter of an array of pointers or of arrays (it reads as a Pointer to its first element)."""
+    raise TypeError(f"{what} is an array, which C does not assign as a whole: it reads as a Pointer to "
+                    "its first element, through which numbers are written")
+
+
 def _pb_integer(value, what):
     """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
     try:
@@ -1034,10 +1040,11 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_counted_pointer(pointer, ctype, count):
+def _pb_counted_pointer(pointer, ctype, count, owner=None):
     """A :class:`Pointer` (None for NULL) a callback is given with ``count`` elements: C said so
-    (a negative count says nothing: not bounded)."""
-    obj = _pb_pointer(pointer, ctype, None)
+    (a negative count says nothing: not bounded); also the first element of an array a record
+    holds, bounded by its length, keeping ``owner`` alive."""
+    obj = _pb_pointer(pointer, ctype, owner)
     if obj is not None and count >= 0:
         obj._n = count
     return obj
@@ -4675,6 +4682,8 @@ def _pb_read_elements(pointer, element, start, count, owner):
     kind, typed, members = element
     if kind == "char":
         return _ct.string_at(pointer + start, count)
+    if kind == "array":  # each a Pointer to an array's first element: typed is its size
+        return [members(pointer + i * typed, owner) for i in range(start, start + count)]
     items = _ct.cast(pointer, typed)
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":

@@ -71,6 +71,12 @@ def _pb_no_delete(what):
     raise AttributeError(f"{what} cannot be deleted")
 
 
+def _pb_no_assign(what):
+    """The setter of an array of pointers or of arrays (it reads as a Pointer to its first element)."""
+    raise TypeError(f"{what} is an array, which C does not assign as a whole: it reads as a Pointer to "
+                    "its first element, through which numbers are written")
+
+
 def _pb_integer(value, what):
     """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
     try:
@@ -1191,10 +1197,11 @@ cdef object _pb_counted_result(const char *text, void *length, int size, bint is
     return _pb_counted_text(text, n)
 
 
-cdef object _pb_counted_pointer(void *ptr, str ctype, object count):
+cdef object _pb_counted_pointer(void *ptr, str ctype, object count, object owner=None):
     # A Pointer (None for NULL) a callback is given with count elements: C said so (a negative
-    # count says nothing: not bounded)
-    obj = _pb_make_pointer(ptr, ctype, None)
+    # count says nothing: not bounded); also the first element of an array a record holds,
+    # bounded by its length, keeping owner alive
+    obj = _pb_make_pointer(ptr, ctype, owner)
     if obj is not None and count >= 0:
         (<Pointer>obj)._n = count
     return obj

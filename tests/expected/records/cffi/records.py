@@ -41,6 +41,12 @@ def _pb_no_delete(what):
     raise AttributeError(f"{what} cannot be deleted")
 
 
+def _pb_no_assign(what):
+    """The setter of an array of pointers or of arrays (it reads as a Pointer to its first element)."""
+    raise TypeError(f"{what} is an array, which C does not assign as a whole: it reads as a Pointer to "
+                    "its first element, through which numbers are written")
+
+
 def _pb_integer(value, what):
     """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
     try:
@@ -1042,10 +1048,11 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_counted_pointer(pointer, ctype, count):
+def _pb_counted_pointer(pointer, ctype, count, owner=None):
     """A :class:`Pointer` (None for NULL) a callback is given with ``count`` elements: C said so
-    (a negative count says nothing: not bounded)."""
-    obj = _pb_pointer(pointer, ctype, None)
+    (a negative count says nothing: not bounded); also the first element of an array a record
+    holds, bounded by its length, keeping ``owner`` alive."""
+    obj = _pb_pointer(pointer, ctype, owner)
     if obj is not None and count >= 0:
         obj._n = count
     return obj
@@ -1796,11 +1803,17 @@ c_ssize_t = c_long
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'char **': ('string', _pb_typeof('char * *'), None),
+    'float (*)[4]': ('array', 16, lambda pointer, owner: _pb_counted_pointer(pointer, 'float *', 4, owner)),
+    'float *': ('float', _pb_typeof('float *'), None),
     'void *': ('char', _pb_typeof('unsigned char *'), None),
 }
 
 #: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
 _pb_element_limits = {
+    'char **': ('string', False, 0, 0),
+    'float (*)[4]': ('array', False, 0, 0),
+    'float *': ('float', True, 0, 0),
     'void *': ('char', True, 0, 255),
 }
 
@@ -1813,6 +1826,9 @@ def _pb_read_elements(pointer, element, start, count, owner):
         return _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]
     if kind == "bool":  # a byte other than 0 or 1 reads as true, as C reads it (cffi raises)
         return [byte != 0 for byte in _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]]
+    if kind == "array":  # each a Pointer to an array's first element: typed is its size
+        return [members(_ffi.cast("void *", _ffi.cast("char *", pointer) + i * typed), owner)
+                for i in range(start, start + count)]
     items = _ffi.cast(typed, pointer)
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
@@ -2440,10 +2456,14 @@ class matrix(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct matrix')
 
-    def __init__(_pb_self, /):
+    def __init__(_pb_self, /, *, cells=_MISSING, names=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_matrix)
         _pb_self._owner = None
         _pb_self._keep = None
+        if cells is not _MISSING:
+            _pb_self.cells = cells
+        if names is not _MISSING:
+            _pb_self.names = names
 
     @staticmethod
     def from_pointer(pointer, /):
@@ -2467,7 +2487,27 @@ class matrix(_pb_Record):
     __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
-        return f"matrix()"
+        return f"matrix(cells={self.cells!r}, names={self.names!r})"
+
+    @property
+    def cells(self):
+        return _pb_counted_pointer(_ffi.cast("void *", self._p.cells), 'float (*)[4]', 4, self if self._owner is None else self._owner)
+
+    @cells.setter
+    def cells(self, _pb_given):
+        _pb_no_assign('matrix.cells')
+
+    cells = cells.deleter(_pb_undeletable('matrix.cells'))
+
+    @property
+    def names(self):
+        return _pb_counted_pointer(_ffi.cast("void *", self._p.names), 'char **', 4, self if self._owner is None else self._owner)
+
+    @names.setter
+    def names(self, _pb_given):
+        _pb_no_assign('matrix.names')
+
+    names = names.deleter(_pb_undeletable('matrix.names'))
 
 
 #: the pointer type ffi.new allocates a matrix with

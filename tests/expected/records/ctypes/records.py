@@ -33,6 +33,12 @@ def _pb_no_delete(what):
     raise AttributeError(f"{what} cannot be deleted")
 
 
+def _pb_no_assign(what):
+    """The setter of an array of pointers or of arrays (it reads as a Pointer to its first element)."""
+    raise TypeError(f"{what} is an array, which C does not assign as a whole: it reads as a Pointer to "
+                    "its first element, through which numbers are written")
+
+
 def _pb_integer(value, what):
     """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
     try:
@@ -1034,10 +1040,11 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_counted_pointer(pointer, ctype, count):
+def _pb_counted_pointer(pointer, ctype, count, owner=None):
     """A :class:`Pointer` (None for NULL) a callback is given with ``count`` elements: C said so
-    (a negative count says nothing: not bounded)."""
-    obj = _pb_pointer(pointer, ctype, None)
+    (a negative count says nothing: not bounded); also the first element of an array a record
+    holds, bounded by its length, keeping ``owner`` alive."""
+    obj = _pb_pointer(pointer, ctype, owner)
     if obj is not None and count >= 0:
         obj._n = count
     return obj
@@ -1897,11 +1904,17 @@ def _pb_complex_of(value):
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'char **': ('string', _ct.POINTER(_ct.c_char_p), None),
+    'float (*)[4]': ('array', 16, lambda address, owner: _pb_counted_pointer(address, 'float *', 4, owner)),
+    'float *': ('float', _ct.POINTER(_ct.c_float), None),
     'void *': ('char', _ct.POINTER(_ct.c_uint8), None),
 }
 
 #: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
 _pb_element_limits = {
+    'char **': ('string', False, 0, 0),
+    'float (*)[4]': ('array', False, 0, 0),
+    'float *': ('float', True, 0, 0),
     'void *': ('char', True, 0, 255),
 }
 
@@ -1912,6 +1925,8 @@ def _pb_read_elements(pointer, element, start, count, owner):
     kind, typed, members = element
     if kind == "char":
         return _ct.string_at(pointer + start, count)
+    if kind == "array":  # each a Pointer to an array's first element: typed is its size
+        return [members(pointer + i * typed, owner) for i in range(start, start + count)]
     items = _ct.cast(pointer, typed)
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":
@@ -2616,8 +2631,12 @@ class matrix(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S8)
 
-    def __init__(_pb_self, /):
+    def __init__(_pb_self, /, *, cells=_MISSING, names=_MISSING):
         _pb_self._s = _S8()
+        if cells is not _MISSING:
+            _pb_self.cells = cells
+        if names is not _MISSING:
+            _pb_self.names = names
 
     @staticmethod
     def from_pointer(pointer, /):
@@ -2641,7 +2660,27 @@ class matrix(_pb_Record):
     __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
-        return f"matrix()"
+        return f"matrix(cells={self.cells!r}, names={self.names!r})"
+
+    @property
+    def cells(self):
+        return _pb_counted_pointer(_ct.addressof(self._s.cells), 'float (*)[4]', 4, _pb_root(self._s))
+
+    @cells.setter
+    def cells(self, _pb_given):
+        _pb_no_assign('matrix.cells')
+
+    cells = cells.deleter(_pb_undeletable('matrix.cells'))
+
+    @property
+    def names(self):
+        return _pb_counted_pointer(_ct.addressof(self._s.names), 'char **', 4, _pb_root(self._s))
+
+    @names.setter
+    def names(self, _pb_given):
+        _pb_no_assign('matrix.names')
+
+    names = names.deleter(_pb_undeletable('matrix.names'))
 
 
 class unwind_buf_t(_pb_Record):

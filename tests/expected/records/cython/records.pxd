@@ -54,7 +54,8 @@ cdef extern from "records.h" nogil:
         void *value
         int (*compare)(const _cs_node *, const _cs_node *) noexcept nogil
     cdef struct _cs_matrix "matrix":
-        pass
+        float cells[4][4]
+        const char *names[4]
     ctypedef struct _c_unwind_buf_t "unwind_buf_t":
         long words[13]
     ctypedef long long _c_loose_ll "loose_ll"

@@ -71,6 +71,12 @@ def _pb_no_delete(what):
     raise AttributeError(f"{what} cannot be deleted")
 
 
+def _pb_no_assign(what):
+    """The setter of an array of pointers or of arrays (it reads as a Pointer to its first element)."""
+    raise TypeError(f"{what} is an array, which C does not assign as a whole: it reads as a Pointer to "
+                    "its first element, through which numbers are written")
+
+
 def _pb_integer(value, what):
     """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
     try:
@@ -1089,10 +1095,11 @@ cdef object _pb_counted_result(const char *text, void *length, int size, bint is
     return _pb_counted_text(text, n)
 
 
-cdef object _pb_counted_pointer(void *ptr, str ctype, object count):
+cdef object _pb_counted_pointer(void *ptr, str ctype, object count, object owner=None):
     # A Pointer (None for NULL) a callback is given with count elements: C said so (a negative
-    # count says nothing: not bounded)
-    obj = _pb_make_pointer(ptr, ctype, None)
+    # count says nothing: not bounded); also the first element of an array a record holds,
+    # bounded by its length, keeping owner alive
+    obj = _pb_make_pointer(ptr, ctype, owner)
     if obj is not None and count >= 0:
         (<Pointer>obj)._n = count
     return obj
@@ -1114,13 +1121,19 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 
 
 # What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
-_pb_element_types = frozenset({'void *'})
+_pb_element_types = frozenset({'char **', 'float (*)[4]', 'float *', 'void *'})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count, object owner):
     # count elements from index start (characters as bytes; records as views and handles keeping
     # owner alive); None for a type not in _pb_element_types
     cdef Py_ssize_t i
+    if ctype == 'char **':
+        return [None if (<char **>ptr)[i] == NULL else <bytes>(<char **>ptr)[i] for i in range(start, start + count)]
+    if ctype == 'float (*)[4]':
+        return [_pb_counted_pointer(<char *>ptr + i * 16, 'float *', 4, owner) for i in range(start, start + count)]
+    if ctype == 'float *':
+        return [(<float *>ptr)[i] for i in range(start, start + count)]
     if ctype == 'void *':
         return PyBytes_FromStringAndSize(<char *>ptr + start, count)
     return None
@@ -1128,6 +1141,9 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
 
 #: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
 _pb_element_limits = {
+    'char **': ('string', False, 0, 0),
+    'float (*)[4]': ('array', False, 0, 0),
+    'float *': ('float', True, 0, 0),
     'void *': ('char', True, 0, 255),
 }
 
@@ -1136,6 +1152,10 @@ cdef int _pb_write_elements(void *ptr, str ctype, Py_ssize_t start, object data)
     # data (from _pb_element_writes: bytes for characters, else numbers in range) written from
     # index start; the types whose elements are not written are refused before this
     cdef Py_ssize_t i
+    if ctype == 'float *':
+        for i in range(len(data)):
+            (<float *>ptr)[start + i] = data[i]
+        return 0
     if ctype == 'void *':
         memcpy(<char *>ptr + start, PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
         return 0
@@ -3053,12 +3073,15 @@ cdef class matrix:
         return self._keep
 
     # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, /):
-        """__init__($_pb_self, /)
+    def __init__(_pb_self, /, *, cells=_MISSING, names=_MISSING):
+        """__init__($_pb_self, /, *, cells=..., names=...)
 --
 
 A zeroed matrix, with the fields given set."""
-        pass
+        if cells is not _MISSING:
+            _pb_self.cells = cells
+        if names is not _MISSING:
+            _pb_self.names = names
 
     @staticmethod
     def from_pointer(pointer, /):
@@ -3090,7 +3113,25 @@ A new matrix holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_matrix))
 
     def __repr__(self):
-        return _pb_record_repr(self, "matrix", ())
+        return _pb_record_repr(self, "matrix", (('cells', 0), ('names', 0), ))
+
+    @property
+    def cells(self):
+        return _pb_counted_pointer(<void *>&self._ptr.cells, 'float (*)[4]', 4, self if self._owner is None else self._owner)
+
+    @cells.setter
+    def cells(_pb_self, _pb_given):
+        _pb_no_assign("matrix.cells")
+
+
+    @property
+    def names(self):
+        return _pb_counted_pointer(<void *>&self._ptr.names, 'char **', 4, self if self._owner is None else self._owner)
+
+    @names.setter
+    def names(_pb_self, _pb_given):
+        _pb_no_assign("matrix.names")
+
 
 
 _pb_probe = matrix.__new__(matrix)
