@@ -968,6 +968,42 @@ def test_what_a_kept_callable_raises_is_raised_by_the_call_during_which_c_called
     capi.capi_db_close(db)
 
 
+def test_what_a_callable_raised_waits_for_its_call_not_one_a_later_callable_makes(capi):
+    # sd-event runs one timer after another raised: the second's own calls into the module
+    # raised the first's exception, so it never asked the loop to exit, and the loop hung
+    said = []
+
+    def listener(db, text, weight):
+        raise KeyError("first")
+
+    def watcher(context, text):  # through a user-data pointer: the Cython module's own trampoline
+        said.append(capi.capi_apply(lambda value, user: value, None, 1))
+        return 1
+
+    status, db = capi.capi_db_open("main")
+    capi.capi_db_listen(db, listener)
+    capi.capi_db_watch(db, watcher, None)
+    with pytest.raises(KeyError, match="first"):
+        capi.capi_db_say(db, "x")
+    assert said == [2] and capi.capi_db_watched(db) == 1
+    capi.capi_db_listen(db, None)
+    assert capi.capi_db_say(db, "y") == 2 and said == [2, 2]  # nothing left pending
+    capi.capi_db_close(db)
+
+    compared = []
+
+    def compare(a, b):  # through a closure: qsort's comparator has no user-data pointer
+        if not compared:
+            compared.append(None)
+            raise ValueError("first")
+        compared.append(capi.capi_apply(lambda value, user: value, None, 1))
+        return (a[0] > b[0]) - (a[0] < b[0])
+
+    with pytest.raises(ValueError, match="first"):
+        capi.capi_sort(array.array("i", [3, 1, 2, 5, 4]), 5, compare)
+    assert len(compared) > 2 and set(compared[1:]) == {2}
+
+
 def test_a_callable_is_called_from_a_thread_the_library_starts(capi, monkeypatch):
     import threading
 

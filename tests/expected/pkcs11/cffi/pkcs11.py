@@ -2055,6 +2055,19 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+def _pb_hold():
+    """On entering a callable while what another one raised waits on this thread (C goes on
+    after a callable raised: sd-event runs its next timer): that exception, set aside until
+    the callable returns, so that the module's functions it calls do not raise it."""
+    return _pb_pending.pop(_threading.get_ident(), None)
+
+
+def _pb_restore(held):
+    """After the callable: the exception set aside waits again for the call C runs in. It
+    was raised first: one the callable raised meanwhile is dropped, as every later one is."""
+    _pb_pending[_threading.get_ident()] = held
+
+
 def _pb_int_refused(value, what, lo, hi, error):
     """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
     (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
@@ -20284,6 +20297,7 @@ def _pb_callback_0(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int:
@@ -20293,6 +20307,9 @@ def _pb_callback_0(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615, _pb_error)
@@ -20310,6 +20327,7 @@ def _pb_callback_1(_pb_function):
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void **', None))
             if _pb_result.__class__ is int:
@@ -20319,6 +20337,9 @@ def _pb_callback_1(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615, _pb_error)
@@ -20336,6 +20357,7 @@ def _pb_callback_2(_pb_function):
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
             if _pb_result.__class__ is int:
@@ -20345,6 +20367,9 @@ def _pb_callback_2(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615, _pb_error)
@@ -20360,11 +20385,15 @@ def _pb_callback_3(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             return _ffi.cast('void *', _pb_result_address(_pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)'))
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets _NULL
             _pb_callback_failed(_pb_error)
             return _NULL
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ffi.callback('char **(*)(unsigned long, char *, void *)', _pb_trampoline)
     return _pb_closure, _pb_closure
@@ -20378,6 +20407,7 @@ def _pb_callback_4(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20387,6 +20417,9 @@ def _pb_callback_4(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20404,6 +20437,7 @@ def _pb_callback_5(_pb_function):
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INFO, _pb_a0, None))
             if _pb_result.__class__ is int:
@@ -20413,6 +20447,9 @@ def _pb_callback_5(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615, _pb_error)
@@ -20430,6 +20467,7 @@ def _pb_callback_6(_pb_function):
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'struct CK_FUNCTION_LIST **', None))
             if _pb_result.__class__ is int:
@@ -20439,6 +20477,9 @@ def _pb_callback_6(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615, _pb_error)
@@ -20456,6 +20497,7 @@ def _pb_callback_7(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20465,6 +20507,9 @@ def _pb_callback_7(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20482,6 +20527,7 @@ def _pb_callback_8(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SLOT_INFO, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -20491,6 +20537,9 @@ def _pb_callback_8(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615, _pb_error)
@@ -20508,6 +20557,7 @@ def _pb_callback_9(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_TOKEN_INFO, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -20517,6 +20567,9 @@ def _pb_callback_9(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615, _pb_error)
@@ -20534,6 +20587,7 @@ def _pb_callback_10(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20543,6 +20597,9 @@ def _pb_callback_10(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20560,6 +20617,7 @@ def _pb_callback_11(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_MECHANISM_INFO, _pb_a2, None))
             if _pb_result.__class__ is int:
@@ -20569,6 +20627,9 @@ def _pb_callback_11(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615, _pb_error)
@@ -20586,6 +20647,7 @@ def _pb_callback_12(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None))
             if _pb_result.__class__ is int:
@@ -20595,6 +20657,9 @@ def _pb_callback_12(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615, _pb_error)
@@ -20612,6 +20677,7 @@ def _pb_callback_13(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20621,6 +20687,9 @@ def _pb_callback_13(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20638,6 +20707,7 @@ def _pb_callback_14(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int:
@@ -20647,6 +20717,9 @@ def _pb_callback_14(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20664,6 +20737,7 @@ def _pb_callback_15(_pb_function):
     def _pb_trampoline(_pb_a0):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0)
             if _pb_result.__class__ is int:
@@ -20673,6 +20747,9 @@ def _pb_callback_15(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20690,6 +20767,7 @@ def _pb_callback_16(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SESSION_INFO, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -20699,6 +20777,9 @@ def _pb_callback_16(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615, _pb_error)
@@ -20716,6 +20797,7 @@ def _pb_callback_17(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20725,6 +20807,9 @@ def _pb_callback_17(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20742,6 +20827,7 @@ def _pb_callback_18(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_a3, _pb_a4)
             if _pb_result.__class__ is int:
@@ -20751,6 +20837,9 @@ def _pb_callback_18(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20768,6 +20857,7 @@ def _pb_callback_19(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3)
             if _pb_result.__class__ is int:
@@ -20777,6 +20867,9 @@ def _pb_callback_19(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20794,6 +20887,7 @@ def _pb_callback_20(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20803,6 +20897,9 @@ def _pb_callback_20(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20820,6 +20917,7 @@ def _pb_callback_21(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20829,6 +20927,9 @@ def _pb_callback_21(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20846,6 +20947,7 @@ def _pb_callback_22(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1)
             if _pb_result.__class__ is int:
@@ -20855,6 +20957,9 @@ def _pb_callback_22(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20872,6 +20977,7 @@ def _pb_callback_23(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20881,6 +20987,9 @@ def _pb_callback_23(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20898,6 +21007,7 @@ def _pb_callback_24(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3)
             if _pb_result.__class__ is int:
@@ -20907,6 +21017,9 @@ def _pb_callback_24(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20924,6 +21037,7 @@ def _pb_callback_25(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20933,6 +21047,9 @@ def _pb_callback_25(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -20950,6 +21067,7 @@ def _pb_callback_26(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned long *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -20959,6 +21077,9 @@ def _pb_callback_26(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -20976,6 +21097,7 @@ def _pb_callback_27(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int:
@@ -20985,6 +21107,9 @@ def _pb_callback_27(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -21002,6 +21127,7 @@ def _pb_callback_28(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21011,6 +21137,9 @@ def _pb_callback_28(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21028,6 +21157,7 @@ def _pb_callback_29(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -21037,6 +21167,9 @@ def _pb_callback_29(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615, _pb_error)
@@ -21054,6 +21187,7 @@ def _pb_callback_30(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21063,6 +21197,9 @@ def _pb_callback_30(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21080,6 +21217,7 @@ def _pb_callback_31(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_view_at(CK_ATTRIBUTE, _pb_a4, None), _pb_a5, None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21089,6 +21227,9 @@ def _pb_callback_31(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21106,6 +21247,7 @@ def _pb_callback_32(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21115,6 +21257,9 @@ def _pb_callback_32(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21132,6 +21277,7 @@ def _pb_callback_33(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_view_at(CK_ATTRIBUTE, _pb_a5, None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21141,6 +21287,9 @@ def _pb_callback_33(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21158,6 +21307,7 @@ def _pb_callback_34(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_view_at(CK_ATTRIBUTE, _pb_a3, None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21167,6 +21317,9 @@ def _pb_callback_34(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21184,6 +21337,7 @@ def _pb_callback_35(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int:
@@ -21193,6 +21347,9 @@ def _pb_callback_35(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615, _pb_error)
@@ -21210,6 +21367,7 @@ def _pb_callback_36(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INTERFACE, _pb_a0, None), None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21219,6 +21377,9 @@ def _pb_callback_36(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21236,6 +21397,7 @@ def _pb_callback_37(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'unsigned char *', None), None if not _pb_a1 else _pb_view_at(CK_VERSION, _pb_a1, None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'struct CK_INTERFACE **', None), _pb_a3)
             if _pb_result.__class__ is int:
@@ -21245,6 +21407,9 @@ def _pb_callback_37(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -21262,6 +21427,7 @@ def _pb_callback_38(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3, _pb_counted_pointer(_pb_a4, 'unsigned char *', _pb_a5), _pb_a5)
             if _pb_result.__class__ is int:
@@ -21271,6 +21437,9 @@ def _pb_callback_38(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -21288,6 +21457,7 @@ def _pb_callback_39(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21297,6 +21467,9 @@ def _pb_callback_39(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21314,6 +21487,7 @@ def _pb_callback_40(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int:
@@ -21323,6 +21497,9 @@ def _pb_callback_40(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -21340,6 +21517,7 @@ def _pb_callback_41(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
             if _pb_result.__class__ is int:
@@ -21349,6 +21527,9 @@ def _pb_callback_41(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -21366,6 +21547,7 @@ def _pb_callback_42(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
             if _pb_result.__class__ is int:
@@ -21375,6 +21557,9 @@ def _pb_callback_42(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, _pb_error)
@@ -21392,6 +21577,7 @@ def _pb_callback_43(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int:
@@ -21401,6 +21587,9 @@ def _pb_callback_43(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615, _pb_error)
@@ -21418,6 +21607,7 @@ def _pb_callback_44(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
             if _pb_result.__class__ is int:
@@ -21427,6 +21617,9 @@ def _pb_callback_44(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, _pb_error)

@@ -651,6 +651,19 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+def _pb_hold():
+    """On entering a callable while what another one raised waits on this thread (C goes on
+    after a callable raised: sd-event runs its next timer): that exception, set aside until
+    the callable returns, so that the module's functions it calls do not raise it."""
+    return _pb_pending.pop(_threading.get_ident(), None)
+
+
+def _pb_restore(held):
+    """After the callable: the exception set aside waits again for the call C runs in. It
+    was raised first: one the callable raised meanwhile is dropped, as every later one is."""
+    _pb_pending[_threading.get_ident()] = held
+
+
 def _pb_int_refused(value, what, lo, hi, error):
     """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
     (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
@@ -19488,6 +19501,7 @@ def _pb_callback_0(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19496,6 +19510,9 @@ def _pb_callback_0(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19507,6 +19524,7 @@ def _pb_callback_1(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void **', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19515,6 +19533,9 @@ def _pb_callback_1(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19526,6 +19547,7 @@ def _pb_callback_2(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19534,6 +19556,9 @@ def _pb_callback_2(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19545,11 +19570,15 @@ def _pb_callback_3(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             return _pb_result_address(_pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets None
             _pb_callback_failed(_pb_error)
             return None
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19561,6 +19590,7 @@ def _pb_callback_4(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19569,6 +19599,9 @@ def _pb_callback_4(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19580,6 +19613,7 @@ def _pb_callback_5(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INFO, _S1, _pb_a0, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19588,6 +19622,9 @@ def _pb_callback_5(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19599,6 +19636,7 @@ def _pb_callback_6(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'struct CK_FUNCTION_LIST **', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19607,6 +19645,9 @@ def _pb_callback_6(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19618,6 +19659,7 @@ def _pb_callback_7(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19626,6 +19668,9 @@ def _pb_callback_7(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19637,6 +19682,7 @@ def _pb_callback_8(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SLOT_INFO, _S2, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19645,6 +19691,9 @@ def _pb_callback_8(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19656,6 +19705,7 @@ def _pb_callback_9(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_TOKEN_INFO, _S3, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19664,6 +19714,9 @@ def _pb_callback_9(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19675,6 +19728,7 @@ def _pb_callback_10(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19683,6 +19737,9 @@ def _pb_callback_10(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19694,6 +19751,7 @@ def _pb_callback_11(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_MECHANISM_INFO, _S8, _pb_a2, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19702,6 +19760,9 @@ def _pb_callback_11(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19713,6 +19774,7 @@ def _pb_callback_12(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19721,6 +19783,9 @@ def _pb_callback_12(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19732,6 +19797,7 @@ def _pb_callback_13(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19740,6 +19806,9 @@ def _pb_callback_13(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19751,6 +19820,7 @@ def _pb_callback_14(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19759,6 +19829,9 @@ def _pb_callback_14(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19770,6 +19843,7 @@ def _pb_callback_15(_pb_function):
 
     def _pb_trampoline(_pb_a0):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19778,6 +19852,9 @@ def _pb_callback_15(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19789,6 +19866,7 @@ def _pb_callback_16(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_SESSION_INFO, _S4, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19797,6 +19875,9 @@ def _pb_callback_16(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19808,6 +19889,7 @@ def _pb_callback_17(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned char *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19816,6 +19898,9 @@ def _pb_callback_17(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19827,6 +19912,7 @@ def _pb_callback_18(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, _pb_a3, _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19835,6 +19921,9 @@ def _pb_callback_18(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19846,6 +19935,7 @@ def _pb_callback_19(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19854,6 +19944,9 @@ def _pb_callback_19(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19865,6 +19958,7 @@ def _pb_callback_20(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19873,6 +19967,9 @@ def _pb_callback_20(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19884,6 +19981,7 @@ def _pb_callback_21(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19892,6 +19990,9 @@ def _pb_callback_21(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19903,6 +20004,7 @@ def _pb_callback_22(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19911,6 +20013,9 @@ def _pb_callback_22(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19922,6 +20027,7 @@ def _pb_callback_23(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_pointer(_pb_a2, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19930,6 +20036,9 @@ def _pb_callback_23(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19941,6 +20050,7 @@ def _pb_callback_24(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19949,6 +20059,9 @@ def _pb_callback_24(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19960,6 +20073,7 @@ def _pb_callback_25(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19968,6 +20082,9 @@ def _pb_callback_25(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19979,6 +20096,7 @@ def _pb_callback_26(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned long *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -19987,6 +20105,9 @@ def _pb_callback_26(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -19998,6 +20119,7 @@ def _pb_callback_27(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20006,6 +20128,9 @@ def _pb_callback_27(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20017,6 +20142,7 @@ def _pb_callback_28(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'unsigned char *', _pb_a2), _pb_a2, None if not _pb_a3 else _pb_pointer(_pb_a3, 'unsigned char *', None), None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20025,6 +20151,9 @@ def _pb_callback_28(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20036,6 +20165,7 @@ def _pb_callback_29(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20044,6 +20174,9 @@ def _pb_callback_29(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20055,6 +20188,7 @@ def _pb_callback_30(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20063,6 +20197,9 @@ def _pb_callback_30(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20074,6 +20211,7 @@ def _pb_callback_31(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), None if not _pb_a2 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a2, None), _pb_a3, None if not _pb_a4 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a4, None), _pb_a5, None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20082,6 +20220,9 @@ def _pb_callback_31(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20093,6 +20234,7 @@ def _pb_callback_32(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, _pb_a3, None if not _pb_a4 else _pb_pointer(_pb_a4, 'unsigned char *', None), None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20101,6 +20243,9 @@ def _pb_callback_32(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20112,6 +20257,7 @@ def _pb_callback_33(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a5, None), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20120,6 +20266,9 @@ def _pb_callback_33(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20131,6 +20280,7 @@ def _pb_callback_34(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_view_at(CK_MECHANISM, _S7, _pb_a1, None), _pb_a2, None if not _pb_a3 else _pb_view_at(CK_ATTRIBUTE, _S5, _pb_a3, None), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20139,6 +20289,9 @@ def _pb_callback_34(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20150,6 +20303,7 @@ def _pb_callback_35(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'void *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20158,6 +20312,9 @@ def _pb_callback_35(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20169,6 +20326,7 @@ def _pb_callback_36(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(CK_INTERFACE, _S11, _pb_a0, None), None if not _pb_a1 else _pb_pointer(_pb_a1, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20177,6 +20335,9 @@ def _pb_callback_36(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20188,6 +20349,7 @@ def _pb_callback_37(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_pointer(_pb_a0, 'unsigned char *', None), None if not _pb_a1 else _pb_view_at(CK_VERSION, _S0, _pb_a1, None), None if not _pb_a2 else _pb_pointer(_pb_a2, 'struct CK_INTERFACE **', None), _pb_a3)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20196,6 +20358,9 @@ def _pb_callback_37(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20207,6 +20372,7 @@ def _pb_callback_38(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_a1, _pb_counted_pointer(_pb_a2, 'unsigned char *', _pb_a3), _pb_a3, _pb_counted_pointer(_pb_a4, 'unsigned char *', _pb_a5), _pb_a5)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20215,6 +20381,9 @@ def _pb_callback_38(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20226,6 +20395,7 @@ def _pb_callback_39(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6, None if not _pb_a7 else _pb_pointer(_pb_a7, 'unsigned char *', None), None if not _pb_a8 else _pb_pointer(_pb_a8, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20234,6 +20404,9 @@ def _pb_callback_39(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20245,6 +20418,7 @@ def _pb_callback_40(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20253,6 +20427,9 @@ def _pb_callback_40(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20264,6 +20441,7 @@ def _pb_callback_41(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None), _pb_a7)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20272,6 +20450,9 @@ def _pb_callback_41(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20283,6 +20464,7 @@ def _pb_callback_42(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, None if not _pb_a5 else _pb_pointer(_pb_a5, 'unsigned char *', None), None if not _pb_a6 else _pb_pointer(_pb_a6, 'unsigned long *', None))
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20291,6 +20473,9 @@ def _pb_callback_42(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20302,6 +20487,7 @@ def _pb_callback_43(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20310,6 +20496,9 @@ def _pb_callback_43(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value
@@ -20321,6 +20510,7 @@ def _pb_callback_44(_pb_function):
 
     def _pb_trampoline(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6):
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(_pb_a0, _pb_counted_pointer(_pb_a1, 'void *', _pb_a2), _pb_a2, _pb_counted_pointer(_pb_a3, 'unsigned char *', _pb_a4), _pb_a4, _pb_counted_pointer(_pb_a5, 'unsigned char *', _pb_a6), _pb_a6)
             if _pb_result.__class__ is int and (_pb_result >= 0 and _pb_result <= 1073741823 or _pb_result >= 0 and _pb_result <= 18446744073709551615):
@@ -20329,6 +20519,9 @@ def _pb_callback_44(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     _pb_closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(_pb_trampoline)
     return _pb_closure, _ct.cast(_pb_closure, _ct.c_void_p).value

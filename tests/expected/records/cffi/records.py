@@ -659,6 +659,19 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+def _pb_hold():
+    """On entering a callable while what another one raised waits on this thread (C goes on
+    after a callable raised: sd-event runs its next timer): that exception, set aside until
+    the callable returns, so that the module's functions it calls do not raise it."""
+    return _pb_pending.pop(_threading.get_ident(), None)
+
+
+def _pb_restore(held):
+    """After the callable: the exception set aside waits again for the call C runs in. It
+    was raised first: one the callable raised meanwhile is dropped, as every later one is."""
+    _pb_pending[_threading.get_ident()] = held
+
+
 def _pb_int_refused(value, what, lo, hi, error):
     """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
     (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
@@ -2679,6 +2692,7 @@ def _pb_callback_0(_pb_function):
     def _pb_trampoline(_pb_a0, _pb_a1):
         nonlocal _pb_last
         _pb_called[0] = True  # C called it: see _pb_retain
+        _pb_held = _pb_hold() if _pb_pending else None  # what another raised waits: see _pb_hold
         try:
             _pb_result = _pb_function(None if not _pb_a0 else _pb_view_at(node, _pb_a0, None), None if not _pb_a1 else _pb_view_at(node, _pb_a1, None))
             if _pb_result.__class__ is int:
@@ -2688,6 +2702,9 @@ def _pb_callback_0(_pb_function):
         except BaseException as _pb_error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(_pb_error)
             return 0
+        finally:
+            if _pb_held is not None:
+                _pb_restore(_pb_held)
 
     def _pb_refused(_pb_kind, _pb_error, _pb_traceback):
         _pb_int_refused(_pb_last, 'the result of a callback int (*)(const struct node *, const struct node *)', -2147483648, 2147483647, _pb_error)

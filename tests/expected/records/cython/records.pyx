@@ -483,6 +483,19 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+def _pb_hold():
+    """On entering a callable while what another one raised waits on this thread (C goes on
+    after a callable raised: sd-event runs its next timer): that exception, set aside until
+    the callable returns, so that the module's functions it calls do not raise it."""
+    return _pb_pending.pop(_threading.get_ident(), None)
+
+
+def _pb_restore(held):
+    """After the callable: the exception set aside waits again for the call C runs in. It
+    was raised first: one the callable raised meanwhile is dropped, as every later one is."""
+    _pb_pending[_threading.get_ident()] = held
+
+
 def _pb_int_refused(value, what, lo, hi, error):
     """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
     (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
@@ -1442,19 +1455,23 @@ cdef class _pb_Closure:
         self._function = function
 
     def __call__(self, *args):
-        global _pb_invoked
+        global _pb_invoked, _pb_maybe_pending
         cdef _pb_CallbackType t = self._type
         cdef Py_ssize_t i
         _pb_invoked += 1  # C called it: see _pb_retain
+        held = _pb_hold() if _pb_maybe_pending else None  # what another raised waits: see _pb_hold
         try:
             if t._plain:
                 return t._result(self._function(*args))
             return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i], args) for i in range(len(args))]))
         except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
-            global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
             return t._failed
+        finally:
+            if held is not None:
+                _pb_restore(held)
+                _pb_maybe_pending = True
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:

@@ -482,6 +482,19 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+def _pb_hold():
+    """On entering a callable while what another one raised waits on this thread (C goes on
+    after a callable raised: sd-event runs its next timer): that exception, set aside until
+    the callable returns, so that the module's functions it calls do not raise it."""
+    return _pb_pending.pop(_threading.get_ident(), None)
+
+
+def _pb_restore(held):
+    """After the callable: the exception set aside waits again for the call C runs in. It
+    was raised first: one the callable raised meanwhile is dropped, as every later one is."""
+    _pb_pending[_threading.get_ident()] = held
+
+
 def _pb_int_refused(value, what, lo, hi, error):
     """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
     (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
