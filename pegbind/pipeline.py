@@ -124,6 +124,9 @@ def preprocess_binding(config: BindingConfig) -> PreprocessResult:
         skip_includes=list(config.skip_includes),
         bind_headers=list(config.bind_headers),
         include_first=list(config.include_first),
+        # as the module's C code and the library's users include them: libsystemd's
+        # _sd-common.h refuses a header read at __INCLUDE_LEVEL__ 0 ("do not include directly")
+        included=True,
     )
 
 

@@ -129,6 +129,26 @@ def test_dump_of_the_example_header():
     assert "uint32_t" not in model["typedefs"]
 
 
+def test_headers_are_read_as_a_source_file_including_them_reads_them(tmp_path):
+    # libsystemd's headers include a private one that refuses to be read at __INCLUDE_LEVEL__
+    # 1 or less ("do not include _sd-common.h directly"): read as the main file, every one
+    # of them stopped at that #error, while a C program including sd-event.h compiles
+    (tmp_path / "_common.h").write_text(
+        "#if defined(__INCLUDE_LEVEL__) && __INCLUDE_LEVEL__ <= 1\n"
+        '#  error "Do not include _common.h directly"\n'
+        "#endif\n"
+        "enum { COMMON_LEVEL = __INCLUDE_LEVEL__ };\n")
+    header = tmp_path / "event.h"
+    header.write_text('#include "_common.h"\nenum { EVENT_LEVEL = __INCLUDE_LEVEL__ };\nint event_new(int x);\n')
+    result = run_pegbind("dump", str(header))
+    assert result.returncode == 0, result.stderr
+    constants = json.loads(result.stdout)["constants"]
+    assert (constants["EVENT_LEVEL"]["value"], constants["COMMON_LEVEL"]["value"]) == (1, 2)  # as gcc gives in a .c
+    # the private header named itself is refused, as a C program including it is
+    result = run_pegbind("dump", str(tmp_path / "_common.h"))
+    assert result.returncode == 1 and 'error: #error "Do not include _common.h directly"' in result.stderr
+
+
 def test_dump_win64_changes_unsigned_long():
     result = run_pegbind("dump", "--target", "win-x86_64", str(VECMATH))
     assert result.returncode == 0, result.stderr

@@ -143,8 +143,10 @@ class PreprocessResult:
 
 class _Engine:
     def __init__(self, headers: Sequence[str | Path], include_dirs: Sequence[str | Path], target: str | None,
-                 skip_includes: Sequence[str], bind_headers: Sequence[str]):
+                 skip_includes: Sequence[str], bind_headers: Sequence[str], included: bool = False):
         self.target = get_target(target)
+        #: what __INCLUDE_LEVEL__ is in the headers themselves (see preprocess's ``included``)
+        self.first_level = 1 if included else 0
         self.sink = DiagnosticSink()
         self.resolver = IncludeResolver([str(d) for d in include_dirs], self.target.name,
                                         [str(h) for h in headers], list(bind_headers))
@@ -655,7 +657,7 @@ class _Engine:
             self.counter += 1
             return replace(token, kind="number", text=value)
         if name == "__INCLUDE_LEVEL__":
-            return replace(token, kind="number", text=str(max(len(self.frames) - 1, 0)))
+            return replace(token, kind="number", text=str(max(len(self.frames) - 1, 0) + self.first_level))
         return replace(token, kind="string", text=_FIXED[name])
 
     def _has_operator(self, name: str, args: list[Token], token: Token) -> int:
@@ -756,14 +758,18 @@ def preprocess(
     skip_includes: Sequence[str] = (),
     bind_headers: Sequence[str] = (),
     include_first: Sequence[str] = (),
+    included: bool = False,
 ) -> PreprocessResult:
     """Preprocess ``headers`` as one translation unit; raises PreprocessError on any error.
 
     ``bind_headers`` are globs over header paths that widen or (``!GLOB``)
     narrow which files are the library's (see :mod:`.includes`); ``include_first``
-    are read before the headers, as ``cc -include`` reads them.
+    are read before the headers, as ``cc -include`` reads them.  ``included``: the
+    headers are read as a source file including them reads them (``__INCLUDE_LEVEL__``
+    is 1 in them), as the binding's own C code and every program of the library
+    does; else each is the main file, as ``gcc -E header.h`` reads it (0).
     """
-    engine = _Engine(headers, include_dirs, target, skip_includes, bind_headers)
+    engine = _Engine(headers, include_dirs, target, skip_includes, bind_headers, included)
     engine.predefine(defines, undefines)
     engine.run(headers, include_first)
     result = PreprocessResult(
