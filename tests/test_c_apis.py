@@ -242,6 +242,21 @@ def test_pointers_to_records_and_handles_read_as_views_and_handles(capi):
     assert type(db) is capi.capi_db and gone is None and capi.capi_db_name(db) == b":listing:"
 
 
+def test_none_is_refused_where_c_says_never_null_in_a_static_array_or_after_a_results_star(capi):
+    # both went to C as NULL, which it wrote to or read from (a segfault)
+    with pytest.raises(TypeError) as raised:
+        capi.capi_static_fill(None)
+    assert str(raised.value) == "argument 1 (s) must not be None"
+    with pytest.raises(TypeError) as raised:
+        capi.capi_first_word(None)
+    assert str(raised.value) == "argument 1 (s) must not be None"
+    buffer = bytearray(4)
+    assert capi.capi_static_fill(buffer) == 3 and buffer == bytearray(b"abc\0")
+    with pytest.raises(ValueError, match="4"):  # at least the 4 it states
+        capi.capi_static_fill(bytearray(3))
+    assert capi.capi_first_word("word") == b"word"
+
+
 def test_arrays_of_arrays_and_of_pointers_in_a_record_read_as_pointers_to_their_first_element(capi):
     # as C's sheet.cells decays to int (*)[4]: such members were left out with a warning, so a
     # matrix's rows and FFmpeg's AVFrame.data (uint8_t *data[8]) were out of reach

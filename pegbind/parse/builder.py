@@ -21,7 +21,7 @@ a :class:`~pegbind.model.TypedefRef` with no typedef behind it;
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
@@ -429,7 +429,7 @@ class ModuleBuilder:
                     labels = [a.label for a in init.attributes if a.kind == "asm"]
                     self.functions[name] = Function(
                         name, resolved.ret, resolved.params, resolved.variadic, name_token.coord, doc,
-                        self._nonnull((*specs.attributes, *init.attributes), resolved.params),
+                        self._nonnull((*specs.attributes, *init.attributes), resolved.params, init.declarator),
                         labels[-1] if labels and labels[-1] != name else None,
                     )
                 continue
@@ -596,9 +596,12 @@ class ModuleBuilder:
             return ()
         return tuple(params)
 
-    def _nonnull(self, attributes: Sequence[s.Attribute], params: Sequence[Param]) -> tuple[int, ...]:
-        """``__attribute__((nonnull(N, ...)))`` as sorted 1-based numbers; bare ``nonnull``: every pointer."""
-        found: set[int] = set()
+    def _nonnull(self, attributes: Sequence[s.Attribute], params: Sequence[Param],
+                 declarator: s.Declarator | None = None) -> tuple[int, ...]:
+        """``__attribute__((nonnull(N, ...)))`` as sorted 1-based numbers; bare ``nonnull``: every pointer.
+        With the function's ``declarator``, its parameters declared ``T p[static N]`` too: C passes
+        them at least N elements (C11 6.7.6.3p7), as systemd's ``sd_id128_to_string(id, s[static 33])``."""
+        found: set[int] = set(_static_arrays(declarator)) if declarator is not None else set()
         for attribute in attributes:
             if attribute.kind != "nonnull":
                 continue
@@ -861,3 +864,16 @@ def _anonymous_key(kind: str, keyword: Token) -> str:
         frame = keyword.expansion[0]  # the outermost: the use in the header's own text
         return f"{kind} <anonymous at {keyword.coord} in {frame.macro} at {frame.site}>"
     return f"{kind} <anonymous at {keyword.coord}>"
+
+
+def _static_arrays(declarator: s.Declarator) -> Iterator[int]:
+    """The 1-based numbers of the parameters a function's declarator writes ``T p[static N]``."""
+    while declarator.name is None and declarator.inner is not None:
+        declarator = declarator.inner
+    if not declarator.suffixes or not isinstance(declarator.suffixes[0], s.ParamsSuffix):
+        return
+    for number, param in enumerate(declarator.suffixes[0].params, 1):
+        inner = param.declarator
+        if (inner is not None and not inner.pointers and inner.suffixes
+                and isinstance(inner.suffixes[0], s.ArraySuffix) and inner.suffixes[0].static):
+            yield number

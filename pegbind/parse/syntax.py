@@ -208,6 +208,8 @@ class ArraySuffix:
 
     length: Expr | None
     token: Token
+    #: ``[static length]``: a parameter given at least that many elements, never NULL
+    static: bool = False
 
 
 @frozen_dataclass()

@@ -664,6 +664,15 @@ class _Head:
 
 
 @frozen_dataclass()
+class _Star:
+    """One ``*`` of a declarator: its qualifiers, and the ``nonnull`` attributes written after it,
+    which gcc takes for the function's (``const char * __attribute__((nonnull(1))) f(...)``)."""
+
+    quals: tuple[str, ...]
+    attributes: tuple[s.Attribute, ...]
+
+
+@frozen_dataclass()
 class _BitWidth:
     """A member's ``: width``."""
 
@@ -1041,17 +1050,20 @@ class SyntaxWalker(NodeVisitor):
         body = visited_children[0]
         if isinstance(body, s.Declarator):
             return body
-        pointers, direct = body
+        stars, direct = body
+        quals = tuple(star.quals for star in stars)
+        attributes = tuple(a for star in stars for a in star.attributes)
         if direct:
             inner = direct[0]
-            return s.Declarator(tuple(pointers) + inner.pointers, inner.name, inner.inner, inner.suffixes,
-                                inner.attributes)
-        return s.Declarator(tuple(pointers), None, None, ())
+            return s.Declarator(quals + inner.pointers, inner.name, inner.inner, inner.suffixes,
+                                inner.attributes + attributes)
+        return s.Declarator(quals, None, None, (), attributes)
 
     # pointer = STAR (QUALIFIER / noise)*
-    def visit_pointer(self, node: Node, visited_children: list[Any]) -> tuple[str, ...]:
+    def visit_pointer(self, node: Node, visited_children: list[Any]) -> _Star:
         _, items = visited_children
-        return tuple(dict.fromkeys(item.text for item in items if isinstance(item, _Word)))
+        return _Star(tuple(dict.fromkeys(item.text for item in items if isinstance(item, _Word))),
+                     tuple(a for a in _flatten_attributes(items) if a.kind == "nonnull"))
 
     # direct_declarator = (declarator_head declarator_suffix*) / declarator_suffix+
     def visit_direct_declarator(self, node: Node, visited_children: list[Any]) -> s.Declarator:
@@ -1077,10 +1089,12 @@ class SyntaxWalker(NodeVisitor):
 
     # array_suffix = LBRACKET (QUALIFIER / STATIC)* (STAR_LENGTH / constant_expression)? RBRACKET
     def visit_array_suffix(self, node: Node, visited_children: list[Any]) -> s.ArraySuffix:
-        _, _, length, _ = visited_children
+        _, qualifiers, length, _ = visited_children
         value = length[0] if length else None
+        # `[static N]` in a parameter: C passes at least N elements, so never NULL (C11 6.7.6.3p7)
+        static = any(not isinstance(item, _Word) for item in qualifiers)
         # `[*]` (a VLA of unspecified size) has no length either.
-        return s.ArraySuffix(None if isinstance(value, (Node, list)) else value, self.tok(node))
+        return s.ArraySuffix(None if isinstance(value, (Node, list)) else value, self.tok(node), static)
 
     # parameter_suffix = LPAREN parameter_list? RPAREN noise*
     def visit_parameter_suffix(self, node: Node, visited_children: list[Any]) -> s.ParamsSuffix:

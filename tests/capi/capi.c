@@ -72,6 +72,13 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]) {
     return count;
 }
 
+int capi_static_fill(char s[static 4]) {
+    strcpy(s, "abc");
+    return 3;
+}
+
+const char *capi_first_word(const char *s) { return s; }
+
 void capi_sheet_fill(capi_sheet *sheet) {
     static int row[3] = {1, 2, 3};
     static capi_db *db;

@@ -687,6 +687,13 @@ void capi_render(capi_bitmap *bitmap);
 int capi_pair_products(int n_pairs, const capi_pair *pairs);
 int capi_count_main(unsigned dbs_size, capi_db *const dbs[]);
 
+/* Never NULL, as C says two more ways: a parameter declared [static N] (C11 6.7.6.3p7), as
+   systemd's sd_id128_to_string(id, char s[static 33]); and nonnull written after the star of a
+   returned pointer, as PAM's const char *PAM_NONNULL((1)) pam_getenv(pamh, name).
+   capi_static_fill writes "abc" into s; capi_first_word gives s back. */
+int capi_static_fill(char s[static 4]);
+const char *__attribute__((__nonnull__(1))) capi_first_word(const char *s);
+
 /* Arrays of arrays and of pointers a record holds, as a matrix's double m[4][4] and FFmpeg's
    AVFrame holds uint8_t *data[8]: capi_sheet_fill sets cells[i][j] to 10 * i + j, names[0]
    "ab" and names[2] "xyz", labels {"red", NULL, "blue"} and rows[0] at {1, 2, 3};
