@@ -8,6 +8,7 @@ and stubtest must find the ``.pyi`` true to the module as it runs.
 """
 from __future__ import annotations
 
+import array
 import inspect
 import os
 import pydoc
@@ -115,6 +116,11 @@ def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp
         "m.stub_add_into(1, 2, total_cell)\n"
         "summed: int = total_cell.value\n"
         "first: int = m.stub_first_byte(pair) + m.stub_first_byte(b'x')  # a record where C takes void *\n"
+        "import array\n"
+        "m.stub_add_into(1, 2, array.array('i', [0]))  # any buffer, as the README shows\n"
+        "first += m.stub_first_byte(array.array('B', [7]))\n"
+        "driver = m.stub_driver(version=3)  # a member named close: the stub names it once\n"
+        "version: int = driver.version + m.stub_driver_version(driver)\n"
     )
     accepted = run_mypy(folder, good, tmp_path / "good")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
@@ -126,6 +132,9 @@ def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp
     assert any(line.startswith("user_code.py:3:") and "[arg-type]" in line for line in lines), rejected.stdout
     # the stub describes the module that was really built
     assert module.stub_add(1, 2) == 3 and module.stub_first_byte(module.stub_pair(left=7, right=2)) == 7
+    total = array.array("i", [0])
+    module.stub_add_into(1, 2, total)
+    assert total[0] == 3 and module.stub_driver_version(module.stub_driver(version=3)) == 3
 
 
 #: deliberate mistakes: each line is one, and mypy must say so the same way for every backend

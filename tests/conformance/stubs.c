@@ -40,3 +40,5 @@ void stub_add_into(int32_t a, int32_t b, int32_t *sum) { *sum = a + b; }
 int32_t stub_first_byte(const void *object) {
     return *(const unsigned char *)object;
 }
+
+int stub_driver_version(const stub_driver *driver) { return driver->version; }

@@ -40,5 +40,8 @@ void stub_add_into(int32_t a, int32_t b, int32_t *sum);
 
 /* The first byte of any object's memory: a buffer, a record, a handle. */
 int32_t stub_first_byte(const void *object);
+/* A member named close, as HDF5's H5FD_class_t has: the record keeps the name for it. */
+typedef struct stub_driver { int (*close)(void *file); int version; } stub_driver;
+int stub_driver_version(const stub_driver *driver);
 
 #endif

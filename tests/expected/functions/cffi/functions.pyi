@@ -5,10 +5,12 @@ import builtins
 from enum import IntEnum
 from typing import Any, Callable, Iterator, Sequence
 
-from typing_extensions import Never as _Never, Self as _Self
+from typing_extensions import Buffer as _AnyBuffer, Never as _Never, Self as _Self
 
-_Buffer = bytes | bytearray | memoryview
-_WritableBuffer = bytearray | memoryview
+# any object with the buffer protocol (bytes, array.array, numpy's arrays, memoryview ...): a
+# type cannot say whether one is writable, which the module checks as it runs
+_Buffer = _AnyBuffer
+_WritableBuffer = _AnyBuffer
 # a record of any class: what a record class's from_pointer also takes (C's cast), and a void * parameter
 _AnyRecord = _Never
 
