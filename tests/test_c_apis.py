@@ -242,6 +242,54 @@ def test_pointers_to_records_and_handles_read_as_views_and_handles(capi):
     assert type(db) is capi.capi_db and gone is None and capi.capi_db_name(db) == b":listing:"
 
 
+def test_lengths_and_counts_are_read_as_real_headers_name_them(capi):
+    # one record the library makes and a bound for it: the bound was taken for the record's
+    # count, so only capi_rng_below([r]) could be called, and C got 1
+    assert capi.capi_rng_below(capi.capi_rng_new(), 100) == 99
+    # a size before doubles counts doubles: 8 times as many as the buffer held got through
+    values = array.array("d", [0.0] * 4)
+    assert capi.capi_fill_doubles(0.5, 4, values) == 0 and list(values) == [0.5, 1.5, 2.5, 3.5]
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 5 is more than argument 3 \(v\) holds \(4 items\)"):
+        capi.capi_fill_doubles(0.5, 5, values)
+    # two sizes C writes: the second was read as the first's length, so cells used once were refused
+    addr, size = capi.c_size_t(), capi.c_size_t()
+    for _ in range(2):
+        assert capi.capi_get_sizes(3, addr, size) == 3 and (addr.value, size.value) == (8, 16)
+    counts = array.array("I", [7, 7, 7])
+    for _ in range(2):
+        capi.capi_multinomial(2, 10, array.array("d", [0.5, 0.25]), counts)
+    assert list(counts) == [5, 2, 7]
+    pairs = [capi.capi_pair(first=1), capi.capi_pair(first=2), capi.capi_pair(first=3)]
+    # records after a count named for them, or before their own name's length: C read that many
+    # from the one record taken, and a list was refused
+    assert capi.capi_args_sum(pairs) == 6 and capi.capi_variations_sum(pairs[:2]) == 3
+    # a count in a cell before the numbers it counts: C wrote as many as it said past a short list
+    tags, count = array.array("I", [0] * 3), capi.c_uint(3)
+    assert capi.capi_get_tags(1, count, tags) == 5 and count.value == 3 and list(tags) == [101, 102, 103]
+    with pytest.raises(ValueError, match=r"more than argument 3 \(table_tags\) holds"):
+        capi.capi_get_tags(0, capi.c_uint(4), tags)
+    # characters given back with their length in a cell ending in _p: all of them, NULs too
+    length = capi.c_int()
+    assert capi.capi_marshal(1, length) == (1, b"a\0b\0c") and length.value == 5
+    # a record's contents and length: that many bytes, not up to the first NUL
+    key = capi.capi_keyblock()
+    capi.capi_keyblock_fill(key)
+    assert key.contents == b"\x01\x00\x02\x03"
+
+
+def test_a_pointer_to_pointers_the_library_hands_out_by_a_typedef_is_taken_as_it_is(capi):
+    # OpenLDAP's LDAPDN: ldap_dn2str(dn, ...) and ldap_dnfree(dn) took no DN, as if each were
+    # an out-parameter, and ldap_rdnfree(None) had C free the wrapper's own cell
+    pairs = capi.capi_pairs_make(3)
+    assert repr(pairs).startswith("<Pointer struct capi_pair ** at ") and pairs[2].second == 4
+    assert capi.capi_pairs_sum(pairs) == (3, b"3")
+    assert capi.capi_pairs_sum(None) == (0, b"0")
+    capi.capi_pairs_free(None)
+    capi.capi_pairs_free(pairs)
+    with pytest.raises(TypeError):
+        capi.capi_pairs_free(capi.capi_pair())
+
+
 def test_none_is_refused_where_c_says_never_null_in_a_static_array_or_after_a_results_star(capi):
     # both went to C as NULL, which it wrote to or read from (a segfault)
     with pytest.raises(TypeError) as raised:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
-from ..frozen import replace
+from ..frozen import frozen_dataclass, replace
 from ..model import (
     COMPLEX_PARTS,
     Array,
@@ -956,6 +956,16 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             unit = "items"
         if unit is not None:
             found[length.index] = ((pointer.index,), _stricter_unit(module, pointer, length.c_name, unit))
+    # A count in a cell right before the buffer it is named for: HarfBuzz's
+    # hb_face_get_table_tags(face, start_offset, unsigned int *table_count, hb_tag_t *table_tags),
+    # whose cell says the room there and then how many C wrote (C wrote past a short list)
+    taken = {pointer for pointers, _ in found.values() for pointer in pointers}
+    for length, pointer in zip(params, params[1:], strict=False):
+        if (length.index not in found and pointer.index not in stated | taken and _counts_only(length.c_name)
+                and _named_for(pointer.c_name, length.c_name)
+                and _may_bound(module, pointer, length, explicit) == "cell"):
+            found[length.index] = ((pointer.index,), "items")
+            taken.add(pointer.index)
     # A copy's destination too: memcpy's and strncpy's ``dest, src, n``, PQescapeString's ``to,
     # from, length`` (a shorter ``dest`` was written past).  Text as above: strncpy reads ``src``
     # only up to its NUL, whatever ``n`` is.
@@ -1025,7 +1035,12 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
                 continue
             run.append(pointer.index)
         if run:
-            found[length.index] = (tuple(run), _GENERIC_LENGTHS[generic])
+            # a size of numbers larger than a byte counts them, the stricter reading: GSL's
+            # gsl_sf_bessel_sequence_Jnu_e(nu, mode, size_t size, double *v) fills size doubles
+            unit = _GENERIC_LENGTHS[generic]
+            if any(_stricter_unit(module, params[index], length.c_name, unit) == "items" for index in run):
+                unit = "items"
+            found[length.index] = (tuple(run), unit)
             bounded.update(run)
     return found
 
@@ -1092,6 +1107,11 @@ def _without_pointer_ending(name: str | None) -> str | None:
         if name and name.endswith(ending) and len(name) > len(ending) + 1:
             return name[: -len(ending)]
     return name
+
+
+def _without_p(name: str | None) -> str | None:
+    """``name`` without the ``_p`` some APIs end their pointer parameters with (``len_p``)."""
+    return name[:-2] if name and name.endswith("_p") and len(name) > 3 else name
 
 
 def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str], length: ParamBinding,
@@ -1254,7 +1274,15 @@ def _may_bound(module: Module, pointer: ParamBinding, length: ParamBinding,
         return ""  # a buffer a len role measures, or a length the config speaks of
     if length.kind == "int" and isinstance(module.resolve(length.ctype), Primitive):
         return "value"
-    if length.kind == "writable_buffer" and length.cell_tag[:1] in ("i", "u"):
+    if (length.kind == "writable_buffer" and length.cell_tag[:1] in ("i", "u")
+            and adjusted_array(module, length.ctype) is None):
+        # (an array declared [] is no cell: gsl_ran_multinomial(r, K, N, const double p[],
+        # unsigned int n[]) fills n, which says nothing of p)
+        element = _pointee(module, pointer.ctype)
+        if element is not None and _is_size_like(module, element) and not module.resolve(element).is_const:
+            # a size C writes, beside another: HDF5's H5Pget_sizes(plist, size_t *sizeof_addr,
+            # size_t *sizeof_size) gives back two sizes, not one counting the other
+            return ""
         return "cell"
     return ""
 
@@ -1393,8 +1421,12 @@ def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> b
     size (json-c's ``lh_table_resize(struct lh_table *t, int new_size)`` resizes one table)."""
     if counts_of(pointer, count):
         return True
+    bare, number = (pointer or "").strip("_"), count.strip("_")
+    if _says_many(bare) and number[len(bare):] in ("_len", "_length", "Len", "Length", "len", "length") \
+            and number.startswith(bare) and len(number) > len(bare):
+        return True  # the whole plural name, then its length: HarfBuzz's variations, variations_length
     return (length_unit(pointer, count, frozenset(others)) == "items"
-            and not count.strip("_").lower().endswith(("len", "length", "size")))
+            and not number.lower().endswith(("len", "length", "size")))
 
 
 def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> bool:
@@ -1497,8 +1529,8 @@ def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
     return isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved)
 
 
-def _default_sequences(module: Module, names: dict, function: Function,
-                       roles: Mapping[str, ParamRole]) -> dict[int, str | None]:
+def _default_sequences(module: Module, names: dict, function: Function, roles: Mapping[str, ParamRole],
+                       returned_records: AbstractSet[str] = frozenset()) -> dict[int, str | None]:
     """Parameter index -> the length parameter, for the parameters C reads (or fills) as many
     records or handles of as another parameter says: ``in-array`` of that length, as a config
     would say, so that C gets as many as it is told of (one record passed for poll's ``nfds``
@@ -1567,8 +1599,13 @@ def _default_sequences(module: Module, names: dict, function: Function,
         # onig_regset_new(OnigRegSet **rset, int n, ...), nghttp2's
         # nghttp2_hd_deflate_new(nghttp2_hd_deflater **deflater_ptr, size_t max_..._size))
         named = counts_of(param.name, after) or fixed or _named_for(param.name, after)
+        # Nor one record the library makes and a bound for it: GSL's gsl_rng_uniform_int(const
+        # gsl_rng *r, unsigned long n) (of the rng gsl_rng_alloc returns; not boxes, a plural)
         vague = not named and (
-            (after or "").strip("_") in _GENERIC_LENGTHS and _links_to_itself(module, element) if records
+            (after or "").strip("_") in _GENERIC_LENGTHS and (
+                _links_to_itself(module, element)
+                or isinstance(element, RecordRef) and element.key in returned_records
+                and not _says_many(param.name)) if records
             else handles and (not _says_many(param.name)
                               # nor a size the handle a function makes is made with (GnuTLS's
                               # gnutls_x509_trust_list_init(gnutls_x509_trust_list_t *list, unsigned size))
@@ -1580,6 +1617,9 @@ def _default_sequences(module: Module, names: dict, function: Function,
             found[index] = after
         elif before in by_name and before not in stated and (records or handles or fixed) and (
                 counts_of(param.name, before)  # pixman's int n_rects, const pixman_rectangle16_t *rects
+                # a count named for them (libseccomp's unsigned int arg_cnt, const struct
+                # scmp_arg_cmp *arg_array), not a length (a sockaddr's addrlen is its bytes)
+                or records and _named_for(param.name, before) and _counts_only(before)
                 or adjusted is not None and (
                     (before or "").strip("_") in _GENERIC_LENGTHS and _says_many(param.name)
                     # a handle has no byte size: Z3's unsigned domain_size, Z3_sort const domain[]
@@ -1654,21 +1694,81 @@ def _callable_types(module: Module) -> frozenset[str]:
     return frozenset(found)
 
 
+def _pointer_values(module: Module) -> frozenset[str]:
+    """The typedefs of a non-const ``T **`` that the module's functions hand out, returned or
+    written through a pointer to one: values of their own, which C takes as they are.
+    OpenLDAP's ``typedef LDAPAVA **LDAPRDN`` (and ``LDAPDN``, of ``LDAPRDN *``), which
+    ``ldap_str2dn(str, LDAPDN *dn, flags)`` gives and ``ldap_dn2str(LDAPDN dn, ...)`` and
+    ``ldap_dnfree(LDAPDN dn)`` take: a parameter spelled by one is no out-parameter, as the
+    ``T **`` a declarator writes is.  One whose name says it is a pointer to a pointer stays
+    the address of the caller's pointer: libpng's ``png_charpp`` (``png_get_iCCP(png, info,
+    png_charpp name, ...)`` writes ``*name``) and ``png_structpp``."""
+    found = set()
+    for function in module.functions:
+        candidates = [as_type(function.ret)]
+        for param in function.params:
+            pointer = as_type(param.type)
+            if isinstance(pointer, Pointer) and not pointer.target.is_const:
+                candidates.append(as_type(pointer.target))
+        for ctype in candidates:
+            if not isinstance(ctype, TypedefRef) or ctype.name in found or _names_a_double_pointer(ctype.name):
+                continue
+            resolved = module.resolve(ctype)
+            if isinstance(resolved, Pointer) and isinstance(cell := module.resolve(resolved.target), Pointer) \
+                    and not cell.is_const:
+                found.add(ctype.name)
+    return frozenset(found)
+
+
+def _returned_records(module: Module) -> frozenset[str]:
+    """The keys of the records a function returns a pointer to: objects the library makes
+    (GSL's ``gsl_rng *gsl_rng_alloc(const gsl_rng_type *T)``), see :func:`_default_sequences`."""
+    found = set()
+    for function in module.functions:
+        pointer = module.resolve(function.ret)
+        record = module.resolve(pointer.target) if isinstance(pointer, Pointer) else None
+        if isinstance(record, RecordRef) and record.kind != "enum":
+            found.add(record.key)
+    return frozenset(found)
+
+
+@frozen_dataclass()
+class ModuleFacts:
+    """What the plan of every function of a module reads of the whole module, worked out once."""
+
+    #: :func:`_callable_types`: a function of one of them takes its parameters as a callable of
+    #: that type is given them: its non-const ``T **`` are no out-parameters (``alphasort(const
+    #: struct dirent **, const struct dirent **)``, given two empty cells, read through them)
+    callable_types: frozenset[str] = frozenset()
+    pointer_values: frozenset[str] = frozenset()  #: :func:`_pointer_values`
+    returned_records: frozenset[str] = frozenset()  #: :func:`_returned_records`
+
+    @classmethod
+    def of(cls, module: Module) -> ModuleFacts:
+        return cls(_callable_types(module), _pointer_values(module), _returned_records(module))
+
+
+def _names_a_double_pointer(name: str) -> bool:
+    """Whether a typedef's name says it is a pointer to a pointer: ``png_charpp``, ``LPPVOID``,
+    ``voidpp``, ``CharPtrPtr``."""
+    lowered = name.lower().rstrip("_")
+    return lowered.endswith(("pp", "ptrptr", "ptr_ptr", "pointerpointer")) or lowered.startswith("lpp")
+
+
 def plan_function(
     module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
     table_fields: frozenset[str], module_names: AbstractSet[str], cell_types: tuple[CellBinding, ...],
-    callable_types: AbstractSet[str] = frozenset(),
+    facts: ModuleFacts | None = None,
 ) -> FunctionBinding:
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped.
 
     ``module_names``: the module-level names (``names``' values), which no parameter
-    may hide; ``cell_types``: :func:`plan_cells` on ``target``; ``callable_types``:
-    :func:`_callable_types` of the module.  They are the same for every function, so
-    :func:`plan_functions` works them out once.  A function of one of the callable types
-    takes its parameters as a callable of that type is given them: its non-const ``T **``
-    are no out-parameters (``alphasort(const struct dirent **, const struct dirent **)``,
-    given two empty cells, read through them).
+    may hide; ``cell_types``: :func:`plan_cells` on ``target``; ``facts``: what it reads of
+    the whole module.  They are the same for every function, so :func:`plan_functions`
+    works them out once.
     """
+    facts = facts or ModuleFacts()
+    callable_types, pointer_values = facts.callable_types, facts.pointer_values
     roles: dict[str, ParamRole] = {}
     nonnull: set[str] = set()
     release_gil, min_bytes = config.release_gil, config.release_gil_min_bytes
@@ -1697,14 +1797,18 @@ def plan_function(
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
     defaults = _counted_out_numbers(module, function, [default_role(module, names, p.type) for p in function.params])
+    # a T ** spelled by a typedef the library hands out is a value, taken as it is
+    values = {i for i, p in enumerate(function.params)
+              if isinstance(spelled := as_type(p.type), TypedefRef) and spelled.name in pointer_values}
+    defaults = [ParamRole("in") if i in values else role for i, role in enumerate(defaults)]
     if (callable_types and any(role.role != "in" for role in defaults)
             and module.canonical(function.type).to_c() in callable_types):
         defaults = [ParamRole("in")] * len(defaults)  # made to be passed as a callable
     param_roles = [_with_default(roles.get(rule_name(p.name, i)), defaults[i]) for i, p in enumerate(function.params)]
-    for index, counted_by in _default_sequences(module, names, function, roles).items():
+    for index, counted_by in _default_sequences(module, names, function, roles, facts.returned_records).items():
         param_roles[index] = ParamRole("in-array", counted_by)
     for index, released in enumerate(_releases_through(module, names, function) or ()):
-        if not roles.get(rule_name(function.params[index].name, index)):
+        if not roles.get(rule_name(function.params[index].name, index)) and index not in values:
             param_roles[index] = ParamRole(released, None, param_roles[index].owner)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
@@ -1838,11 +1942,14 @@ def plan_function(
                 planned.callback, keeper=keeper, user_data=user_data))
     names_of = frozenset(p.c_name for p in params if p.c_name)
     for chars, cell in zip(params, params[1:], strict=False):
-        # characters C writes a pointer to, and their length to the cell after, named for them
+        # characters C writes a pointer to, and their length to the cell after, named for them,
+        # both perhaps ending as pointers do (libdbus's dbus_message_marshal(msg, char
+        # **marshalled_data_p, int *len_p): a message holds NULs)
         if (chars.role.role == "out" and chars.kind == "string" and cell.role.role == "in"
                 and cell.kind == "writable_buffer" and cell.cell_tag[:1] in ("i", "u")
                 and rule_name(cell.c_name, cell.index) not in roles
-                and length_unit(chars.c_name, cell.c_name, names_of) is not None):
+                and length_unit(_without_p(chars.c_name), _without_p(_without_pointer_ending(cell.c_name)),
+                                names_of) is not None):
             params[chars.index] = replace(chars, length_param=cell.index)
     bounds = {} if _reallocates(function.name) else _bounds(module, function, params, set(roles))
     factors = _factors(module, target, params, bounds, set(roles))
@@ -1926,7 +2033,7 @@ def plan_functions(
     table_fields = table_function_fields(module, table.struct_key) if table is not None else frozenset()
     module_names = frozenset(names.values()) | MODULE_NAMES  # what a parameter may not hide
     cell_types = plan_cells(target)[0]
-    callable_types = _callable_types(module)
+    facts = ModuleFacts.of(module)
     bound, declared_only, dropped = [], [], []
     unexported: list[Function] = []
     for function in module.functions:
@@ -1937,7 +2044,7 @@ def plan_functions(
             continue
         try:
             bound.append(plan_function(module, config, names, function, target, table_fields, module_names,
-                                       cell_types, callable_types))
+                                       cell_types, facts))
         except Unsupported as exc:
             dropped.append(Diagnostic(function.coord, f"function {function.name!r} is not wrapped: {exc}", "warning"))
             if function.variadic:
@@ -2265,9 +2372,10 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
 
 
 #: what the rest of a character pointer member's name is, once the start it shares with
-#: its length member is taken off (``dptr``/``dsize``, ``mv_data``/``mv_size``, ``str``/``len``)
+#: its length member is taken off (``dptr``/``dsize``, ``mv_data``/``mv_size``, ``str``/``len``,
+#: krb5's ``krb5_keyblock { ...; unsigned int length; krb5_octet *contents; }``)
 _DATA_WORDS = frozenset({"", "ptr", "p", "data", "buf", "buffer", "str", "string", "s", "text", "bytes", "chars",
-                         "val", "value", "mem", "base", "packet", "payload"})
+                         "val", "value", "mem", "base", "packet", "payload", "contents", "content"})
 #: ... and the rest of the length member's name
 _LENGTH_WORDS = frozenset({"size", "sz", "len", "length", "n", "nbytes", "bytes", "count", "cnt"})
 

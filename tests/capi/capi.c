@@ -72,6 +72,89 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]) {
     return count;
 }
 
+capi_rng *capi_rng_new(void) {
+    static capi_rng rng = {7};
+    return &rng;
+}
+
+unsigned long capi_rng_below(const capi_rng *r, unsigned long n) { return r->seed ? n - 1 : 0; }
+
+int capi_fill_doubles(double nu, size_t size, double *v) {
+    for (size_t i = 0; i < size; i++)
+        v[i] = (double)i + nu;
+    return 0;
+}
+
+int capi_get_sizes(int id, size_t *sizeof_addr, size_t *sizeof_size) {
+    *sizeof_addr = 8;
+    *sizeof_size = 16;
+    return id;
+}
+
+void capi_multinomial(size_t K, unsigned int N, const double p[], unsigned int n[]) {
+    for (size_t i = 0; i < K; i++)
+        n[i] = (unsigned int)(N * p[i]);
+}
+
+int capi_args_sum(unsigned int arg_cnt, const capi_pair *arg_array) {
+    int sum = 0;
+    for (unsigned int i = 0; i < arg_cnt; i++)
+        sum += arg_array[i].first;
+    return sum;
+}
+
+int capi_variations_sum(const capi_pair *variations, unsigned int variations_length) {
+    return capi_args_sum(variations_length, variations);
+}
+
+unsigned int capi_get_tags(unsigned int start_offset, unsigned int *table_count, unsigned int *table_tags) {
+    unsigned int written = 0;
+    for (unsigned int i = start_offset; i < 5 && written < *table_count; i++)
+        table_tags[written++] = 100 + i;
+    *table_count = written;
+    return 5;
+}
+
+int capi_marshal(int n, char **marshalled_data_p, int *len_p) {
+    static char message[] = "a\0b\0c";
+    *marshalled_data_p = message;
+    *len_p = 5;
+    return n;
+}
+
+void capi_keyblock_fill(capi_keyblock *key) {
+    static unsigned char contents[] = {1, 0, 2, 3, 0x55};
+    key->magic = 1;
+    key->length = 4;
+    key->contents = contents;
+}
+
+capi_pairs capi_pairs_make(int n) {
+    capi_pairs pairs = calloc((size_t)n + 1, sizeof *pairs);
+    for (int i = 0; i < n; i++) {
+        pairs[i] = malloc(sizeof **pairs);
+        pairs[i]->first = i;
+        pairs[i]->second = 2 * i;
+    }
+    return pairs;
+}
+
+int capi_pairs_sum(capi_pairs pairs, char **text) {
+    static char written[32];
+    int sum = 0;
+    for (int i = 0; pairs && pairs[i]; i++)
+        sum += pairs[i]->first;
+    snprintf(written, sizeof written, "%d", sum);
+    *text = written;
+    return sum;
+}
+
+void capi_pairs_free(capi_pairs pairs) {
+    for (int i = 0; pairs && pairs[i]; i++)
+        free(pairs[i]);
+    free(pairs);
+}
+
 int capi_static_fill(char s[static 4]) {
     strcpy(s, "abc");
     return 3;

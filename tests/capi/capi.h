@@ -687,6 +687,42 @@ void capi_render(capi_bitmap *bitmap);
 int capi_pair_products(int n_pairs, const capi_pair *pairs);
 int capi_count_main(unsigned dbs_size, capi_db *const dbs[]);
 
+/* Lengths and counts as real headers name them (each pegbind had read otherwise):
+   - one record the library makes, and a bound for it (GSL's gsl_rng_uniform_int(r, n)):
+     capi_rng_below(r, n) gives n - 1;
+   - a size before numbers counts them (gsl_sf_bessel_sequence_Jnu_e(nu, mode, size, v)):
+     capi_fill_doubles sets v[i] = i + nu for i < size;
+   - two sizes C writes (HDF5's H5Pget_sizes): 8 and 16; an array declared [] C fills beside
+     another (gsl_ran_multinomial's p[], n[]): n[i] = N * p[i] for i < K;
+   - records after a count named for them (libseccomp's arg_cnt, arg_array) and before their
+     whole name's length (HarfBuzz's variations, variations_length): the sum of the firsts;
+   - a count in a cell before the numbers it counts (hb_face_get_table_tags): C writes
+     min(*table_count, 5 - start_offset) tags 100 + i and their number;
+   - characters given back with their length in a cell, both named ending in _p (libdbus's
+     dbus_message_marshal): "a\0b\0c" and 5. */
+typedef struct capi_rng { unsigned long seed; } capi_rng;
+capi_rng *capi_rng_new(void);
+unsigned long capi_rng_below(const capi_rng *r, unsigned long n);
+int capi_fill_doubles(double nu, size_t size, double *v);
+int capi_get_sizes(int id, size_t *sizeof_addr, size_t *sizeof_size);
+void capi_multinomial(size_t K, unsigned int N, const double p[], unsigned int n[]);
+int capi_args_sum(unsigned int arg_cnt, const capi_pair *arg_array);
+int capi_variations_sum(const capi_pair *variations, unsigned int variations_length);
+unsigned int capi_get_tags(unsigned int start_offset, unsigned int *table_count, unsigned int *table_tags);
+int capi_marshal(int n, char **marshalled_data_p, int *len_p);
+/* A record holding bytes and their length as krb5's keyblock does: length, contents. */
+typedef struct capi_keyblock { int magic; unsigned int length; unsigned char *contents; } capi_keyblock;
+void capi_keyblock_fill(capi_keyblock *key);  /* contents 01 00 02 03, length 4 */
+
+/* A pointer to pointers a typedef spells and the library hands out as a value of its own, as
+   OpenLDAP's typedef LDAPAVA **LDAPRDN (ldap_str2rdn gives one, ldap_rdnfree takes it): C takes
+   it as it is, not as the address of a cell to write.  capi_pairs_make(n) gives n pairs
+   {i, 2 * i} and a NULL; capi_pairs_sum adds their firsts, and writes them as text. */
+typedef capi_pair **capi_pairs;
+capi_pairs capi_pairs_make(int n);
+int capi_pairs_sum(capi_pairs pairs, char **text);
+void capi_pairs_free(capi_pairs pairs);
+
 /* Never NULL, as C says two more ways: a parameter declared [static N] (C11 6.7.6.3p7), as
    systemd's sd_id128_to_string(id, char s[static 33]); and nonnull written after the star of a
    returned pointer, as PAM's const char *PAM_NONNULL((1)) pam_getenv(pamh, name).
