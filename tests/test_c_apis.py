@@ -891,10 +891,41 @@ def test_callables_registered_under_other_names_or_numbers_are_each_kept(capi):
     del first
     gc.collect()
     # not called while the call ran, so C may still hold it (it cannot tell a registry that adds
-    # from one that replaces): kept with the handle, and let go with it
+    # from one that replaces): kept with the handle's C object, which nothing said was freed
+    # (capi_db_close is no deallocator without an ownership rule; see the owned module)
     assert gone() is not None and capi.capi_db_invoke(db, "add", 1, 10) == 15
     capi.capi_db_close(db)
     del db
+    gc.collect()
+    assert gone() is not None
+
+
+def test_a_callable_c_keeps_with_a_handle_outlives_every_python_object_for_it(capi):
+    # HarfBuzz's font funcs: set on a font, then dropped in Python while C holds them: the
+    # closure went with the Python object, and C called it released
+    heard = []
+    status, db = capi.capi_db_open("kept")
+    listener = lambda who, text, weight: heard.append(text)  # noqa: E731
+    gone = weakref.ref(listener)
+    capi.capi_db_listen(db, listener)
+    del db, listener
+    gc.collect()
+    assert gone() is not None
+    again = capi.capi_db_last()  # the same C object, another Python one
+    assert capi.capi_db_say(again, "still") == 1 and heard == [b"still"]
+    capi.capi_db_listen(again, None)
+    capi.capi_db_close(again)
+
+
+def test_a_callable_kept_with_a_handle_goes_when_the_module_frees_the_handle(owned):
+    status, db = owned.capi_db_open("owned")
+    listener = lambda who, text, weight: None  # noqa: E731
+    gone = weakref.ref(listener)
+    owned.capi_db_listen(db, listener)
+    del listener
+    gc.collect()
+    assert gone() is not None
+    db.close()  # the ownership rule's capi_db_close freed it: C holds nothing of it any more
     gc.collect()
     assert gone() is None
 

@@ -33,15 +33,24 @@ int capi_bytes_sum(capi_bytes data, size_t size) {
     return sum;
 }
 
+static capi_db *last_opened;
+capi_db *capi_db_last(void) { return last_opened; }
+
 int capi_db_open(const char *name, capi_db **db) {
     if (!name) { *db = NULL; return 1; }
-    *db = calloc(1, sizeof **db);
+    *db = last_opened = calloc(1, sizeof **db);
     strncpy((*db)->name, name, sizeof (*db)->name - 1);
     (*db)->open = 1;
     return 0;
 }
 const char *capi_db_name(const capi_db *db) { return db ? db->name : NULL; }
-int capi_db_close(capi_db *db) { int was = db ? db->open : -1; free(db); return was; }
+int capi_db_close(capi_db *db) {
+    int was = db ? db->open : -1;
+    if (db == last_opened)
+        last_opened = NULL;
+    free(db);
+    return was;
+}
 
 void *capi_alloc(size_t size) { size_t *m = malloc(sizeof(size_t) + size); *m = size; return m + 1; }
 size_t capi_used(const void *memory) { return memory ? ((const size_t *)memory)[-1] : 0; }

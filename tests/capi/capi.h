@@ -47,6 +47,7 @@ CAPI_MULTI *capi_multi_init(void);
 int capi_db_open(const char *name, capi_db **db);
 const char *capi_db_name(const capi_db *db);
 int capi_db_close(capi_db *db);
+capi_db *capi_db_last(void);  /* the database opened last and not closed, as a C object reached again */
 
 /* Untyped memory. */
 void *capi_alloc(size_t size);

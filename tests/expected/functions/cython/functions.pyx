@@ -613,6 +613,18 @@ cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) 
 
 # what pointer members of the library's memory were set to, by address (see _pb_keep_dict)
 cdef dict _pb_library_kept = {}
+# address -> what the objects of C at that address keep (the closures of callables given with a
+# handle, see _pb_keep_callback): C keeps its objects past every Python object standing for one,
+# so what they keep goes with the C object, once the module frees it, or with the module
+cdef dict _pb_kept_at = {}
+
+
+cdef int _pb_forget_kept(size_t address) except -1:
+    # The C object at address is freed: what it kept goes, from every Python object for it
+    kept = _pb_kept_at.pop(address, None)
+    if kept:
+        (<dict>kept).clear()
+    return 0
 
 
 cdef int _pb_keep(object record, size_t where, object value) except -1:
@@ -939,6 +951,7 @@ cdef class Pointer:
     def __dealloc__(self):
         if self._pb_free != NULL:
             self._pb_free(self._pb_free_fn, self._ptr)
+            _pb_forget_kept(<size_t>self._ptr)
 
     cdef bint _pb_give_up(self):
         # True if the object owned its memory (now closed: the caller frees it, or C did)
@@ -954,6 +967,7 @@ cdef class Pointer:
         cdef void *memory = self._ptr
         if self._pb_give_up():
             free(self._pb_free_fn, memory)
+            _pb_forget_kept(<size_t>memory)
 
     def __enter__(self):
         return self
@@ -1140,7 +1154,10 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
         if (<Pointer>keeper)._keep is None:
-            (<Pointer>keeper)._keep = {}
+            # by the handle's address, not with the object: C keeps the callable with its own
+            # object, which outlives the Python one (HarfBuzz's font funcs, set on a font, then
+            # dropped: C called a released closure)
+            (<Pointer>keeper)._keep = _pb_kept_at.setdefault(<size_t>(<Pointer>keeper)._ptr, {})
         elif (<Pointer>keeper)._keep is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
             key = (<size_t>(<Pointer>keeper)._ptr, key)
         (<Pointer>keeper)._keep[key] = closure
@@ -1500,6 +1517,8 @@ cdef int _pb_own(object _pb_obj, _pb_release _pb_free, void *_pb_function, void 
 cdef int _pb_disown(object _pb_obj) except -1:
     # C freed what _pb_obj (the first argument of a deallocator) owned, if it owned it: it is closed
     if isinstance(_pb_obj, Pointer):
+        if (<Pointer>_pb_obj)._ptr != NULL:
+            _pb_forget_kept(<size_t>(<Pointer>_pb_obj)._ptr)  # what C held for it is freed with it
         (<Pointer>_pb_obj)._pb_give_up()
     return 0
 

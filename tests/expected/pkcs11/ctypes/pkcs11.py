@@ -771,6 +771,20 @@ def _pb_rekey(keep, address, size, kept):
         keep[(address + offset, name)] = value
 
 
+#: address -> what the objects of C at that address keep (the closures of callables given with
+#: a handle, see _pb_keep_callback): C keeps its objects past every Python object standing for
+#: one, so what they keep goes with the C object, once the module frees it (see _pb_Release,
+#: _pb_disown), or with the module
+_pb_kept_at: dict = {}
+
+
+def _pb_forget_kept(address):
+    """The C object at ``address`` is freed: what it kept goes, from every Python object for it."""
+    kept = _pb_kept_at.pop(address, None)
+    if kept:
+        kept.clear()
+
+
 class _pb_Release:
     """Frees C memory once with the library's function: when called (``close()``), or when
     collected, whichever comes first; ``cancel()`` when C freed it already."""
@@ -785,6 +799,7 @@ class _pb_Release:
         function, self._function = self._function, None
         if function is not None:
             function(self._pointer)
+            _pb_forget_kept(_pb_address(self._pointer))
 
     def cancel(self):
         self._function = None
@@ -826,6 +841,8 @@ def _pb_own(obj, function, pointer):
 
 def _pb_disown(obj):
     """C freed what ``obj`` (the first argument of a deallocator) owned, if it owned it: it is closed."""
+    if isinstance(obj, Pointer) and obj._h is not _PB_CLOSED:
+        _pb_forget_kept(_pb_address(obj._h))  # what C held for it is freed with it
     if isinstance(obj, _pb_Owner):
         guard = obj._pb_give_up()
         if guard is not None:
@@ -977,7 +994,10 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
     elif isinstance(keeper, Pointer):
         kept = getattr(keeper, "_keep", None)
         if kept is None:
-            keeper._keep = kept = {}
+            # by the handle's address, not with the object: C keeps the callable with its own
+            # object, which outlives the Python one (HarfBuzz's font funcs, set on a font, then
+            # dropped: C called a released closure)
+            keeper._keep = kept = _pb_kept_at.setdefault(_pb_address(keeper._h), {})
         elif kept is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
             key = (_pb_address(keeper._h), key)
         kept[key] = closure
