@@ -267,6 +267,12 @@ class ModuleBuilder:
             resolved = as_type(found.type)
         return resolved.with_quals(*quals) if quals else resolved
 
+    def enum_primitive(self, key: str) -> str:
+        from ..target import enum_type
+
+        enum = self.enums.get(key)
+        return "int" if enum is None or not enum.members else enum_type(self.module(), enum, self.target)
+
     def size_align(self, ctype: CType, token: Token) -> tuple[int, int]:
         resolved = self.resolve(ctype)
         match resolved:

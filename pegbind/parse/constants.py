@@ -82,6 +82,10 @@ class Scope(Protocol):
     def offset_of(self, ctype: CType, member: str, token: Token) -> int:
         """Byte offset of ``member`` in a record type, or NotConstant."""
 
+    def enum_primitive(self, key: str) -> str:
+        """The integer type GCC gives the enum of ``key`` (``unsigned int`` where no member is
+        negative: see :func:`pegbind.target.enum_type`)."""
+
 
 # --------------------------------------------------------------------------
 # Integer types of the target (C11 6.2.5, 6.3.1.1)
@@ -521,7 +525,8 @@ class Evaluator:
             bits = 8 * self.target.pointer_size
             return Value(0, None, target_type, Address(int(operand.value) % (1 << bits)))
         if isinstance(resolved, RecordRef) and resolved.kind == "enum":
-            prim = "int"
+            # its underlying type: xkbcommon's ((enum xkb_keymap_format) -1) is 4294967295
+            prim = self.scope.enum_primitive(resolved.key)
         elif isinstance(resolved, Primitive) and resolved.is_complex:
             raise NotConstant(f"a constant of the complex type '{target_type.to_c()}' has no binding", expr.token)
         elif isinstance(resolved, Primitive):
