@@ -85,8 +85,9 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[pegcode.Parse
         seen.append((self, rule, text))
         return original(self, text, rule)
 
-    for kept in (walker._TREES, walker._WALKS, directives._SHAPES, cexpr._RESULTS):
-        kept.clear()  # what earlier tests in this process parsed is parsed again
+    walker.forget_shapes()  # what earlier tests in this process parsed is parsed again
+    for kept in (directives._SHAPES, cexpr._RESULTS):
+        kept.clear()
     pegcode.Parser.parse = recording  # type: ignore[method-assign]
     # every directive line through the grammar, the #defines and #includes read by hand too
     quick = directives._definition, directives._inclusion
