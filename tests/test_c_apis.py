@@ -268,6 +268,12 @@ def test_lengths_and_counts_are_read_as_real_headers_name_them(capi):
     assert capi.capi_get_tags(1, count, tags) == 5 and count.value == 3 and list(tags) == [101, 102, 103]
     with pytest.raises(ValueError, match=r"more than argument 3 \(table_tags\) holds"):
         capi.capi_get_tags(0, capi.c_uint(4), tags)
+    # a negative length of a buffer C writes: C took it for a huge size and wrote on (a crash)
+    filled = bytearray(4)
+    assert capi.capi_fill_bytes(filled, 3) == 3 and filled == bytearray(b"xxx\0")
+    with pytest.raises(ValueError) as raised:
+        capi.capi_fill_bytes(filled, -1)
+    assert str(raised.value) == "argument 2 (len_): -1 is no length of argument 1 (buf), which C writes"
     # characters given back with their length in a cell ending in _p: all of them, NULs too
     length = capi.c_int()
     assert capi.capi_marshal(1, length) == (1, b"a\0b\0c") and length.value == 5

@@ -345,6 +345,7 @@ class CythonWrappers:
                     f"    if _pb_stated_n is not None and _pb_stated_n > {held}:\n"
                     f"        _pb_too_long({message}, _pb_stated_n, {held})\n")
         n = step.length_slot.arg
+        negative = f"if {n} < 0:\n    _pb_too_long({py_string(step.negative)}, {n}, 0)\n" if step.negative else ""
         if step.factor_slot is not None:
             # a length and the integer it is multiplied by (qsort's nmemb, size), both unsigned:
             # their product, compared without overflowing
@@ -354,7 +355,7 @@ class CythonWrappers:
         # the library's (size_t)-1 for "to the NUL", where the buffer ends with one
         nul = "" if step.terminated is None else \
             f" and not ({n} == {step.terminated}U and isinstance({step.buffer.py_name}, (bytes, bytearray, str)))"
-        return (f"if {held} >= 0 and {n} > {held}{nul}:\n"
+        return (f"{negative}if {held} >= 0 and {n} > {held}{nul}:\n"
                 f"    _pb_too_long({message}, {n}, {held})\n")
 
     def check_not_none(self, step: CheckNotNone, w: _Wrapping) -> str:

@@ -901,9 +901,12 @@ class WrapperWriter(ABC):
         message = step.message.replace("{n}", "{" + stated + "}")
         # the library's (size_t)-1 for "to the NUL", where the buffer ends with one
         nul = "" if step.terminated is None else f" and {n.py_name} != {step.terminated}"
+        # a negative length of a buffer C writes, which C takes for a huge size
+        negative = step.negative.replace("{n}", "{" + n.py_name + "}")
         lines = [
             *self.exact_int(n),
             *(self.exact_int(step.factor) if step.factor is not None else ()),
+            *([f"if {n.py_name} < 0:", f"    {self._too_long(negative, fast)}"] if negative else []),
             f"if {name}.__class__ is bytes:",
             f"    if {stated} > {held}{nul}:",
             f"        {self._too_long(message.replace('{held}', '{' + held + '}'), fast)}",

@@ -175,6 +175,10 @@ class CheckLength:
     #: qsort's ``nmemb, size``): the product is compared, in bytes; None for none
     factor: ParamBinding | None = None
     factor_slot: Slot | None = None
+    #: the ValueError's text (with ``{n}``) for a negative length of a buffer C writes, which C
+    #: takes for a huge size (``memset(buf, 0, (size_t)len)``); "" where a negative one passes
+    #: (an unsigned length, which its own range refuses; text C reads, where -1 says "to the NUL")
+    negative: str = ""
     kind: Literal["check_length"] = "check_length"
 
 
@@ -496,8 +500,12 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             cell_int = (element_size(module, target, length.element), signed)
         # (a product is no length of text read to its NUL)
         terminated = None if in_a_cell or factor is not None else _terminated(module, target, length.ctype)
+        negative = ""
+        if not in_a_cell and held.kind == "writable_buffer" and integer_range(module, length.ctype, target)[0] < 0:
+            negative = f"{length.label}: {{n}} is no length of {held.label}, which C writes"
         steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message,
-                                 cell_int, terminated, factor, None if factor is None else slots[factor.index]))
+                                 cell_int, terminated, factor, None if factor is None else slots[factor.index],
+                                 negative))
     if f.variadic:
         keeper = next((p for p in f.inputs if p.role.role == "in" and p.kind in ("handle", "record_ptr")), None)
         selectors = tuple(p for p in f.inputs if p.role.role == "in" and p.kind == "int")

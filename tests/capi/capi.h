@@ -701,6 +701,8 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]);
      min(*table_count, 5 - start_offset) tags 100 + i and their number;
    - characters given back with their length in a cell, both named ending in _p (libdbus's
      dbus_message_marshal): "a\0b\0c" and 5. */
+/* A signed length of a buffer C writes: memset(buf, 'x', (size_t)len). */
+int capi_fill_bytes(char *buf, int len);
 typedef struct capi_rng { unsigned long seed; } capi_rng;
 capi_rng *capi_rng_new(void);
 unsigned long capi_rng_below(const capi_rng *r, unsigned long n);
