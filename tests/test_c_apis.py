@@ -263,17 +263,23 @@ def test_lengths_and_counts_are_read_as_real_headers_name_them(capi):
     # records after a count named for them, or before their own name's length: C read that many
     # from the one record taken, and a list was refused
     assert capi.capi_args_sum(pairs) == 6 and capi.capi_variations_sum(pairs[:2]) == 3
+    # a record a function returns an array of is no one object: its count after it is its
+    assert capi.capi_pairs_total([capi.capi_pair(second=2), capi.capi_pair(second=5)]) == 7
+    sizes, count = array.array("L", [0] * 3), capi.c_uint(3)  # size_t
+    assert capi.capi_get_size_list(count, sizes) == 5 and list(sizes) == [0, 8, 16]
+    with pytest.raises(ValueError, match=r"more than argument 2 \(sizes\) holds"):
+        capi.capi_get_size_list(capi.c_uint(4), sizes)
     # a count in a cell before the numbers it counts: C wrote as many as it said past a short list
     tags, count = array.array("I", [0] * 3), capi.c_uint(3)
     assert capi.capi_get_tags(1, count, tags) == 5 and count.value == 3 and list(tags) == [101, 102, 103]
     with pytest.raises(ValueError, match=r"more than argument 3 \(table_tags\) holds"):
         capi.capi_get_tags(0, capi.c_uint(4), tags)
-    # a negative length of a buffer C writes: C took it for a huge size and wrote on (a crash)
-    filled = bytearray(4)
-    assert capi.capi_fill_bytes(filled, 3) == 3 and filled == bytearray(b"xxx\0")
+    # a negative count of numbers C writes: C took it for a huge size and wrote on (a crash)
+    filled = array.array("i", [9] * 4)
+    assert capi.capi_fill_ints(filled, 3) == 3 and list(filled) == [0, 1, 2, 9]
     with pytest.raises(ValueError) as raised:
-        capi.capi_fill_bytes(filled, -1)
-    assert str(raised.value) == "argument 2 (len_): -1 is no length of argument 1 (buf), which C writes"
+        capi.capi_fill_ints(filled, -1)
+    assert str(raised.value) == "argument 2 (count): -1 is no length of argument 1 (values), which C writes"
     # characters given back with their length in a cell ending in _p: all of them, NULs too
     length = capi.c_int()
     assert capi.capi_marshal(1, length) == (1, b"a\0b\0c") and length.value == 5
@@ -309,11 +315,15 @@ def test_none_is_refused_where_c_says_never_null_in_a_static_array_or_after_a_re
     with pytest.raises(ValueError, match="4"):  # at least the 4 it states
         capi.capi_static_fill(bytearray(3))
     assert capi.capi_first_word("word") == b"word"
+    # an array of pointers declared [static 2]: the stars are its elements'
+    with pytest.raises(TypeError) as raised:
+        capi.capi_static_words(None)
+    assert str(raised.value) == "argument 1 (words) must not be None"
 
 
 def test_arrays_of_arrays_and_of_pointers_in_a_record_read_as_pointers_to_their_first_element(capi):
     # as C's sheet.cells decays to int (*)[4]: such members were left out with a warning, so a
-    # matrix's rows and FFmpeg's AVFrame.data (uint8_t *data[8]) were out of reach
+    # matrix's rows and a record's lists of strings or rows were out of reach
     sheet = capi.capi_sheet()
     capi.capi_sheet_fill(sheet)
     cells = sheet.cells
@@ -321,6 +331,8 @@ def test_arrays_of_arrays_and_of_pointers_in_a_record_read_as_pointers_to_their_
     assert [row[:4] for row in cells] == [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]
     assert list(cells[2]) == [20, 21, 22, 23] and 13 in cells[1]
     cells[1][2] = 100  # the numbers are written through it, as C's sheet.cells[1][2] = 100
+    # (after a const array of the same type, which is read as C reads it)
+    assert [row[:4] for row in sheet.limits] == [[0] * 4, [0] * 4]
     assert capi.capi_sheet_sum(sheet) == 6 + (10 + 11 + 100 + 13) + 86
     assert [bytes(name).split(b"\0")[0] for name in sheet.names] == [b"ab", b"", b"xyz"]
     assert list(sheet.labels) == [b"red", None, b"blue"] and sheet.labels[2] == b"blue"
@@ -921,6 +933,19 @@ def test_a_callable_c_keeps_with_a_handle_outlives_every_python_object_for_it(ca
     assert capi.capi_db_say(again, "still") == 1 and heard == [b"still"]
     capi.capi_db_listen(again, None)
     capi.capi_db_close(again)
+
+
+def test_an_owned_handle_a_kept_callable_refers_to_is_still_freed(owned):
+    # expat's handler calling XML_GetCurrentLineNumber(p): the handle and its callable are a
+    # cycle, which the collector frees with the handle's C object; kept by the module, neither
+    # would ever go
+    status, db = owned.capi_db_open("cycle")
+    listener = lambda who, text, weight, db=db: None  # noqa: E731
+    gone = weakref.ref(listener)
+    owned.capi_db_listen(db, listener)
+    del db, listener
+    gc.collect()
+    assert gone() is None
 
 
 def test_a_callable_kept_with_a_handle_goes_when_the_module_frees_the_handle(owned):

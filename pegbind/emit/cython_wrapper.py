@@ -347,6 +347,7 @@ class CythonWrappers:
         n = step.length_slot.arg
         negative = f"if {n} < 0:\n    _pb_too_long({py_string(step.negative)}, {n}, 0)\n" if step.negative else ""
         if step.factor_slot is not None:
+            assert not step.negative  # (both unsigned: see _factors)
             # a length and the integer it is multiplied by (qsort's nmemb, size), both unsigned:
             # their product, compared without overflowing
             m = step.factor_slot.arg

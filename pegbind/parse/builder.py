@@ -879,7 +879,7 @@ def _static_arrays(declarator: s.Declarator) -> Iterator[int]:
     if not declarator.suffixes or not isinstance(declarator.suffixes[0], s.ParamsSuffix):
         return
     for number, param in enumerate(declarator.suffixes[0].params, 1):
-        inner = param.declarator
-        if (inner is not None and not inner.pointers and inner.suffixes
+        inner = param.declarator  # (its stars are the elements': char *names[static 2])
+        if (inner is not None and inner.inner is None and inner.suffixes
                 and isinstance(inner.suffixes[0], s.ArraySuffix) and inner.suffixes[0].static):
             yield number

@@ -175,9 +175,9 @@ class CheckLength:
     #: qsort's ``nmemb, size``): the product is compared, in bytes; None for none
     factor: ParamBinding | None = None
     factor_slot: Slot | None = None
-    #: the ValueError's text (with ``{n}``) for a negative length of a buffer C writes, which C
-    #: takes for a huge size (``memset(buf, 0, (size_t)len)``); "" where a negative one passes
-    #: (an unsigned length, which its own range refuses; text C reads, where -1 says "to the NUL")
+    #: the ValueError's text (with ``{n}``) for a negative length of numbers C writes, which C
+    #: takes for a huge size; "" where a negative one passes (an unsigned length, which its own
+    #: range refuses; bytes or text, where -1 may say "to the NUL")
     negative: str = ""
     kind: Literal["check_length"] = "check_length"
 
@@ -500,8 +500,11 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             cell_int = (element_size(module, target, length.element), signed)
         # (a product is no length of text read to its NUL)
         terminated = None if in_a_cell or factor is not None else _terminated(module, target, length.ctype)
+        # (not of bytes: where a header is not const-correct, -1 may still say "to the NUL",
+        # as OpenSSL 1.0's BIO_new_mem_buf(void *buf, int len) has it)
         negative = ""
-        if not in_a_cell and held.kind == "writable_buffer" and integer_range(module, length.ctype, target)[0] < 0:
+        if (not in_a_cell and held.kind == "writable_buffer" and items[index] > 1
+                and integer_range(module, length.ctype, target)[0] < 0):
             negative = f"{length.label}: {{n}} is no length of {held.label}, which C writes"
         steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message,
                                  cell_int, terminated, factor, None if factor is None else slots[factor.index],

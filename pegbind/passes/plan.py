@@ -681,6 +681,11 @@ def _add_pointer_elements(module: Module, target: TargetInfo, names: dict, ctype
         # set if C may set them through any pointer of that type
         if not found[text].writable and not element.is_const and found[text].kind in _SETTABLE:
             found[text] = replace(found[text], writable=True)
+        # ... and so may those of the Pointers its elements are (int cells[2][3] after a const one)
+        if found[text].kind == "array" and isinstance(element, Array):
+            _add_pointer_elements(module, target, names, Pointer(element.element), found, cell_primitives)
+        elif found[text].kind == "pointer" and isinstance(element, Pointer):
+            _add_pointer_elements(module, target, names, element, found, cell_primitives)
         return
     enum = _enum_key(module, names, element)
     primitive = integer_primitive(module, element, target)
@@ -1100,18 +1105,14 @@ def _text_from_data(module: Module, source: ParamBinding, dest: ParamBinding) ->
             and (source_element is None or not is_character(module, source_element)))
 
 
-def _without_pointer_ending(name: str | None) -> str | None:
-    """``name`` without an ending that says it is a pointer (``dstSizePtr``, ``size_ptr``); not
-    ``_p``, which libsodium ends the cells it only writes a length to with (``clen_p``)."""
-    for ending in ("Ptr", "_ptr"):
+def _without_pointer_ending(name: str | None, p: bool = False) -> str | None:
+    """``name`` without an ending that says it is a pointer (``dstSizePtr``, ``size_ptr``); ``_p``
+    too with ``p`` (libdbus's ``len_p``), not otherwise: libsodium ends the cells it only writes
+    a length to with it (``clen_p``)."""
+    for ending in ("Ptr", "_ptr", "_p") if p else ("Ptr", "_ptr"):
         if name and name.endswith(ending) and len(name) > len(ending) + 1:
             return name[: -len(ending)]
     return name
-
-
-def _without_p(name: str | None) -> str | None:
-    """``name`` without the ``_p`` some APIs end their pointer parameters with (``len_p``)."""
-    return name[:-2] if name and name.endswith("_p") and len(name) > 3 else name
 
 
 def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str], length: ParamBinding,
@@ -1278,8 +1279,9 @@ def _may_bound(module: Module, pointer: ParamBinding, length: ParamBinding,
             and adjusted_array(module, length.ctype) is None):
         # (an array declared [] is no cell: gsl_ran_multinomial(r, K, N, const double p[],
         # unsigned int n[]) fills n, which says nothing of p)
-        element = _pointee(module, pointer.ctype)
-        if element is not None and _is_size_like(module, element) and not module.resolve(element).is_const:
+        element, count = _pointee(module, pointer.ctype), _pointee(module, length.ctype)
+        if (element is not None and _is_size_like(module, element) and not module.resolve(element).is_const
+                and count is not None and _is_size_like(module, count)):
             # a size C writes, beside another: HDF5's H5Pget_sizes(plist, size_t *sizeof_addr,
             # size_t *sizeof_size) gives back two sizes, not one counting the other
             return ""
@@ -1727,7 +1729,12 @@ def _returned_records(module: Module) -> frozenset[str]:
     for function in module.functions:
         pointer = module.resolve(function.ret)
         record = module.resolve(pointer.target) if isinstance(pointer, Pointer) else None
-        if isinstance(record, RecordRef) and record.kind != "enum":
+        # one object, not an array a count says the size of (point_array_new(int n),
+        # hb_buffer_get_glyph_infos(buffer, unsigned int *length))
+        if isinstance(record, RecordRef) and record.kind != "enum" and not any(
+                _may_count(module, param) or (isinstance(cell := module.resolve(param.type), Pointer)
+                                              and _may_count(module, Param(param.name, cell.target)))
+                for param in function.params):
             found.add(record.key)
     return frozenset(found)
 
@@ -1948,8 +1955,8 @@ def plan_function(
         if (chars.role.role == "out" and chars.kind == "string" and cell.role.role == "in"
                 and cell.kind == "writable_buffer" and cell.cell_tag[:1] in ("i", "u")
                 and rule_name(cell.c_name, cell.index) not in roles
-                and length_unit(_without_p(chars.c_name), _without_p(_without_pointer_ending(cell.c_name)),
-                                names_of) is not None):
+                and length_unit(_without_pointer_ending(chars.c_name, p=True),
+                                _without_pointer_ending(cell.c_name, p=True), names_of) is not None):
             params[chars.index] = replace(chars, length_param=cell.index)
     bounds = {} if _reallocates(function.name) else _bounds(module, function, params, set(roles))
     factors = _factors(module, target, params, bounds, set(roles))
@@ -2247,7 +2254,7 @@ def _field_kind(module: Module, names: dict, member: Field, path: str, target: T
         if isinstance(element, RecordRef) and _has_class(module, names, element):
             return FieldBinding(path, py_name, member.type, "record_array", record_key=element.key,
                                 length=resolved.length, element=resolved.element)
-        # an array of pointers or of arrays (FFmpeg's uint8_t *data[8], a matrix's double m[4][4]):
+        # an array of pointers or of arrays (a matrix's double m[4][4], char *argv[4], int *rows[2]):
         # a Pointer to its first element, as the array decays in C, where Python reads its elements
         decayed = Pointer(resolved.element)
         text = pointer_type(module, decayed)

@@ -81,9 +81,10 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]) {
     return count;
 }
 
-int capi_fill_bytes(char *buf, int len) {
-    memset(buf, 'x', (size_t)len);
-    return len;
+int capi_fill_ints(int *values, int count) {
+    for (size_t i = 0; i < (size_t)count; i++)
+        values[i] = (int)i;
+    return count;
 }
 
 capi_rng *capi_rng_new(void) {
@@ -115,6 +116,28 @@ int capi_args_sum(unsigned int arg_cnt, const capi_pair *arg_array) {
     for (unsigned int i = 0; i < arg_cnt; i++)
         sum += arg_array[i].first;
     return sum;
+}
+
+capi_pair *capi_pair_array(int n) {
+    static capi_pair pairs[8];
+    for (int i = 0; i < n && i < 8; i++)
+        pairs[i] = (capi_pair){i, 2 * i};
+    return pairs;
+}
+
+int capi_pairs_total(const capi_pair *poly, int n) {
+    int sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += poly[i].second;
+    return sum;
+}
+
+unsigned int capi_get_size_list(unsigned int *sizes_count, size_t *sizes) {
+    unsigned int written = 0;
+    for (unsigned int i = 0; i < 5 && written < *sizes_count; i++)
+        sizes[written++] = 8 * i;
+    *sizes_count = written;
+    return 5;
 }
 
 int capi_variations_sum(const capi_pair *variations, unsigned int variations_length) {
@@ -175,6 +198,8 @@ int capi_static_fill(char s[static 4]) {
 }
 
 const char *capi_first_word(const char *s) { return s; }
+
+size_t capi_static_words(const char *words[static 2]) { return strlen(words[0]) + strlen(words[1]); }
 
 void capi_sheet_fill(capi_sheet *sheet) {
     static int row[3] = {1, 2, 3};

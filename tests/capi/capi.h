@@ -701,8 +701,8 @@ int capi_count_main(unsigned dbs_size, capi_db *const dbs[]);
      min(*table_count, 5 - start_offset) tags 100 + i and their number;
    - characters given back with their length in a cell, both named ending in _p (libdbus's
      dbus_message_marshal): "a\0b\0c" and 5. */
-/* A signed length of a buffer C writes: memset(buf, 'x', (size_t)len). */
-int capi_fill_bytes(char *buf, int len);
+/* A signed count of numbers C writes: values[i] = i for i < count, as size_t. */
+int capi_fill_ints(int *values, int count);
 typedef struct capi_rng { unsigned long seed; } capi_rng;
 capi_rng *capi_rng_new(void);
 unsigned long capi_rng_below(const capi_rng *r, unsigned long n);
@@ -710,6 +710,11 @@ int capi_fill_doubles(double nu, size_t size, double *v);
 int capi_get_sizes(int id, size_t *sizeof_addr, size_t *sizeof_size);
 void capi_multinomial(size_t K, unsigned int N, const double p[], unsigned int n[]);
 int capi_args_sum(unsigned int arg_cnt, const capi_pair *arg_array);
+/* records a function returns an array of (not one object): the count after them is theirs */
+capi_pair *capi_pair_array(int n);
+int capi_pairs_total(const capi_pair *poly, int n);  /* the sum of the seconds */
+/* a count in a cell before sizes it counts: C writes min(*sizes_count, 5) sizes 8 * i */
+unsigned int capi_get_size_list(unsigned int *sizes_count, size_t *sizes);
 int capi_variations_sum(const capi_pair *variations, unsigned int variations_length);
 unsigned int capi_get_tags(unsigned int start_offset, unsigned int *table_count, unsigned int *table_tags);
 int capi_marshal(int n, char **marshalled_data_p, int *len_p);
@@ -731,13 +736,15 @@ void capi_pairs_free(capi_pairs pairs);
    returned pointer, as PAM's const char *PAM_NONNULL((1)) pam_getenv(pamh, name).
    capi_static_fill writes "abc" into s; capi_first_word gives s back. */
 int capi_static_fill(char s[static 4]);
+size_t capi_static_words(const char *words[static 2]);  /* the lengths of the two words added */
 const char *__attribute__((__nonnull__(1))) capi_first_word(const char *s);
 
-/* Arrays of arrays and of pointers a record holds, as a matrix's double m[4][4] and FFmpeg's
-   AVFrame holds uint8_t *data[8]: capi_sheet_fill sets cells[i][j] to 10 * i + j, names[0]
+/* Arrays of arrays and of pointers a record holds, as a matrix's double m[4][4] and a list of
+   labels or rows: capi_sheet_fill sets cells[i][j] to 10 * i + j, names[0]
    "ab" and names[2] "xyz", labels {"red", NULL, "blue"} and rows[0] at {1, 2, 3};
    capi_sheet_sum adds the cells. */
 typedef struct capi_sheet {
+    const int limits[2][4];  /* first: a const array of the same type does not make cells read-only */
     int cells[3][4];
     char names[3][8];
     const char *labels[3];

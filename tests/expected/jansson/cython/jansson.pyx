@@ -965,6 +965,7 @@ cdef class Pointer:
             return False
         self._pb_free = NULL
         self._ptr = NULL
+        self._keep = None  # what C held for the object goes with it
         return True
 
     def close(self):
@@ -1166,10 +1167,13 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
         if (<Pointer>keeper)._keep is None:
-            # by the handle's address, not with the object: C keeps the callable with its own
+            # one the module owns keeps it with itself, freed together (a cycle through the
+            # callable, expat's handler calling XML_GetCurrentLineNumber(p), is collected);
+            # another by its address, not with the object: C keeps the callable with its own
             # object, which outlives the Python one (HarfBuzz's font funcs, set on a font, then
             # dropped: C called a released closure)
-            (<Pointer>keeper)._keep = _pb_kept_at.setdefault(<size_t>(<Pointer>keeper)._ptr, {})
+            (<Pointer>keeper)._keep = {} if (<Pointer>keeper)._pb_free != NULL else \
+                _pb_kept_at.setdefault(<size_t>(<Pointer>keeper)._ptr, {})
         elif (<Pointer>keeper)._keep is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
             key = (<size_t>(<Pointer>keeper)._ptr, key)
         (<Pointer>keeper)._keep[key] = closure

@@ -956,6 +956,7 @@ class Pointer(_pb_Owner):
         guard, self._free = self._free, None
         if guard is not None:
             self._h = _PB_CLOSED
+            self._keep = {}  # what C held for the object goes with it
         return guard
 
 
@@ -994,10 +995,13 @@ def _pb_keep_callback(keeper, key, closure, selectors=None):
     elif isinstance(keeper, Pointer):
         kept = getattr(keeper, "_keep", None)
         if kept is None:
-            # by the handle's address, not with the object: C keeps the callable with its own
+            # one the module owns keeps it with itself, freed together (a cycle through the
+            # callable, expat's handler calling XML_GetCurrentLineNumber(p), is collected);
+            # another by its address, not with the object: C keeps the callable with its own
             # object, which outlives the Python one (HarfBuzz's font funcs, set on a font, then
             # dropped: C called a released closure)
-            keeper._keep = kept = _pb_kept_at.setdefault(_pb_address(keeper._h), {})
+            keeper._keep = kept = {} if getattr(keeper, "_free", None) is not None else \
+                _pb_kept_at.setdefault(_pb_address(keeper._h), {})
         elif kept is _pb_library_kept:  # a handle lent to a callback (see _pb_lent)
             key = (_pb_address(keeper._h), key)
         kept[key] = closure
