@@ -283,6 +283,10 @@ def test_lengths_and_counts_are_read_as_real_headers_name_them(capi):
     # characters given back with their length in a cell ending in _p: all of them, NULs too
     length = capi.c_int()
     assert capi.capi_marshal(1, length) == (1, b"a\0b\0c") and length.value == 5
+    # numbers given back through a T ** named so: the only call there was passed None, and C
+    # wrote through it
+    count, syms = capi.capi_get_syms(1)
+    assert count == 3 and syms[:count] == [7, 8, 9]
     # a record's contents and length: that many bytes, not up to the first NUL
     key = capi.capi_keyblock()
     capi.capi_keyblock_fill(key)

@@ -565,10 +565,20 @@ def _counted_out_numbers(module: Module, function: Function, defaults: list[Para
     after it counts made ``out``: C gives back an array and writes its length, as Xlib's
     ``XQueryTree(..., Window **children_return, unsigned int *nchildren_return)`` and
     ``XGetWMProtocols(..., Atom **protocols_return, int *count_return)`` do (a ``Pointer``,
-    read as ``children[:n.value]``), or where neither is named. Without such a count, a ``T **``
-    of numbers stays what C reads (``int **rows``)."""
+    read as ``children[:n.value]``), or where neither is named; and each one named as what C
+    gives back (``syms_out``, ``_return``). Otherwise a ``T **`` of numbers stays what C reads
+    (``int **rows``)."""
     params = function.params
     roles = list(defaults)
+    for index, param in enumerate(params):
+        # one named as what C gives back (xkbcommon's xkb_state_key_get_syms(state, key, const
+        # xkb_keysym_t **syms_out), which returns their number): given back, count or none
+        resolved = module.resolve(param.type)
+        cell = module.resolve(resolved.target) if isinstance(resolved, Pointer) else None
+        if (roles[index].role == "in" and adjusted_array(module, param.type) is None and isinstance(cell, Pointer)
+                and not cell.is_const and _arithmetic(module.resolve(cell.target)) is not None
+                and (_words(param.name or "") or [""])[-1] in ("out", "return")):
+            roles[index] = ParamRole("out")
     for index, (param, following) in enumerate(zip(params, params[1:], strict=False)):
         if roles[index].role != "in" or adjusted_array(module, param.type) is not None:
             continue

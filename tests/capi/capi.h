@@ -718,6 +718,9 @@ unsigned int capi_get_size_list(unsigned int *sizes_count, size_t *sizes);
 int capi_variations_sum(const capi_pair *variations, unsigned int variations_length);
 unsigned int capi_get_tags(unsigned int start_offset, unsigned int *table_count, unsigned int *table_tags);
 int capi_marshal(int n, char **marshalled_data_p, int *len_p);
+/* numbers C gives back through a T ** named so, their number returned (xkbcommon's
+   xkb_state_key_get_syms(state, key, const xkb_keysym_t **syms_out)): 3 of them, 7 8 9 */
+int capi_get_syms(int key, const unsigned int **syms_out);
 /* A record holding bytes and their length as krb5's keyblock does: length, contents. */
 typedef struct capi_keyblock { int magic; unsigned int length; unsigned char *contents; } capi_keyblock;
 void capi_keyblock_fill(capi_keyblock *key);  /* contents 01 00 02 03, length 4 */
