@@ -201,6 +201,15 @@ def given_callables(f: FunctionBinding) -> list[tuple[ParamBinding, str, str]]:
     return given
 
 
+def cells_taken(param: ParamBinding) -> str:
+    """What a buffer parameter's refusal names as the cells it takes besides buffers: ``cell`` (a
+    ``void *`` takes any), the cell classes of its type (``c_uint or c_int`` for a pointer to an
+    enum, which takes either), or ``""`` for none."""
+    if not param.cells:
+        return ""
+    return "cell" if param.cell_tag == ANY_CELL else " or ".join(param.cells)
+
+
 def text_flag(param: ParamBinding) -> str:
     """How a buffer parameter takes a str, as the runtime's ``text`` arguments and specs say it:
     ``False`` (not at all), ``True`` (its UTF-8 bytes, with no NUL: C reads to one), ``2`` (NULs

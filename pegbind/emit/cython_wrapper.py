@@ -51,7 +51,7 @@ from ..passes.callplan import (
     Slot,
 )
 from ..target import integer_primitive
-from .common import docstring, given_callables, py_string
+from .common import cells_taken, docstring, given_callables, py_string
 from .ctypes_backend.speller import CtypesSpeller
 from .cython import cy_cast, cy_convert, cy_converts, cy_decl, cy_name, cy_pointer_to, cy_sizeof, cy_var
 from .pywrapper import input_item_spec, input_spec
@@ -436,7 +436,7 @@ class CythonWrappers:
         if kind in ("buffer", "writable_buffer"):
             wanted = (("str or " if p.text else "")
                       + ("a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer")
-                      + (" or a " + ("cell" if p.cell_tag == "*" else p.cells[0]) if p.cells else ""))
+                      + (" or a " + cells_taken(p) if p.cells else ""))
             how = ((1 if kind == "writable_buffer" else 0) + (2 if p.text else 0) + (0 if step.measured else 4)
                    + (8 if p.text and p.counted else 0))
             helper = (f"{s.text} = _pb_buffer_in({name}, {how}, {cy_min_size(p)}, \"{label}\", \"{wanted}\", "

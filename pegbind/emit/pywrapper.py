@@ -26,7 +26,6 @@ from typing import Any
 from ..frozen import frozen_dataclass, replace
 from ..model import Array, CType, Pointer, assert_never
 from ..passes.binding import (
-    ANY_CELL,
     BindingModel,
     CallbackBinding,
     FieldBinding,
@@ -60,7 +59,15 @@ from ..passes.callplan import (
 )
 from ..passes.naming import unmangled
 from ..target import integer_range
-from .common import callback_count, class_aliases, given_callables, is_primitive, py_docstring, text_flag
+from .common import (
+    callback_count,
+    cells_taken,
+    class_aliases,
+    given_callables,
+    is_primitive,
+    py_docstring,
+    text_flag,
+)
 from .stubs import stub_context
 
 
@@ -142,7 +149,7 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind in ("bool", "float", "complex", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
-        first = ("cell" if param.cell_tag == ANY_CELL else param.cells[0]) if param.cells else ""
+        first = cells_taken(param)
         least = fewest_bytes(binding.module, binding.target, param)
         return (f"('{kind}', {label}, {least}, {param.pointer_type!r}, {text_flag(param)}, "
                 f"{param.cell_tag!r}, {first!r})")

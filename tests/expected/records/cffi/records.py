@@ -124,12 +124,16 @@ def _pb_buffer_of(value, what, writable, wanted=None):
 
 def _pb_not_wanted(value, what, wanted):
     """The TypeError for ``value`` where ``wanted`` (the words for what is taken, ending with
-    ``a NAME`` where a class of this module's is taken too) was wanted."""
+    ``a NAME`` or ``a NAME or NAME ...`` where classes of this module's are taken too) was wanted."""
     head, _, last = wanted.rpartition(" a ")
     if not head:
         return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    last, got = _pb_named_apart(last, __name__, value)
-    return TypeError(f"{what} must be {head} a {last}, not {got}")
+    names, got = [], type(value).__name__
+    for name in last.split(" or "):
+        name, named = _pb_named_apart(name, __name__, value)
+        names.append(name)
+        got = named if named != type(value).__name__ else got
+    return TypeError(f"{what} must be {head} a {' or '.join(names)}, not {got}")
 
 
 def _pb_named_apart(wanted, module, value):
@@ -502,7 +506,7 @@ def _pb_fix_value(spec, value, nullable=True):
         return _pb_cstring(value, what, len(spec) > 2 and spec[2], nullable)
     if kind in ("buffer", "writable_buffer"):
         # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
-        #  the tag of the cells taken and the name of the first ("" for none))
+        #  the tag of the cells taken and their names ("" for none: see emit.common.cells_taken))
         wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
         if spec[6]:
             wanted += f" or a {spec[6]}"
