@@ -1501,11 +1501,12 @@ def _named_for(pointer: str | None, length: str | None) -> bool:
     return count.startswith(bare) or stem is not None and bool(stem.strip("_")) and _named_after(bare, stem.strip("_"))
 
 
-def _may_count(module: Module, param: Param) -> bool:
-    """Whether ``param`` is an integer whose name may say how many of something there are:
-    ``n``, ``count``, ``argc``, ``n_properties``, ``num_items``, ``..._count`` or ``..._len``
-    (not a ``flag`` or ``mode``)."""
-    if _arithmetic(module.resolve(param.type)) != "int":
+def _may_count(module: Module, param: Param, in_a_cell: bool = False) -> bool:
+    """Whether ``param`` is an integer (``in_a_cell``: a pointer to one) whose name may say how
+    many of something there are: ``n``, ``count``, ``argc``, ``n_properties``, ``num_items``,
+    ``..._count`` or ``..._len`` (not a ``flag`` or ``mode``)."""
+    integer = _pointee(module, param.type) if in_a_cell else param.type
+    if integer is None or _arithmetic(module.resolve(integer)) != "int":
         return False
     bare = (param.name or "").strip("_")
     words = _words(bare)
@@ -1742,9 +1743,7 @@ def _returned_records(module: Module) -> frozenset[str]:
         # one object, not an array a count says the size of (point_array_new(int n),
         # hb_buffer_get_glyph_infos(buffer, unsigned int *length))
         if isinstance(record, RecordRef) and record.kind != "enum" and not any(
-                _may_count(module, param) or (isinstance(cell := module.resolve(param.type), Pointer)
-                                              and _may_count(module, Param(param.name, cell.target)))
-                for param in function.params):
+                _may_count(module, param) or _may_count(module, param, in_a_cell=True) for param in function.params):
             found.add(record.key)
     return frozenset(found)
 

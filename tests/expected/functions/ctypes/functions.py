@@ -120,12 +120,9 @@ def _pb_not_wanted(value, what, wanted):
     head, _, last = wanted.rpartition(" a ")
     if not head:
         return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    names, got = [], type(value).__name__
-    for name in last.split(" or "):
-        name, named = _pb_named_apart(name, __name__, value)
-        names.append(name)
-        got = named if named != type(value).__name__ else got
-    return TypeError(f"{what} must be {head} a {' or '.join(names)}, not {got}")
+    pairs = [_pb_named_apart(name, __name__, value) for name in last.split(" or ")]
+    got = max((named for _, named in pairs), key=len)  # by its module where one name is its
+    return TypeError(f"{what} must be {head} a {' or '.join(name for name, _ in pairs)}, not {got}")
 
 
 def _pb_named_apart(wanted, module, value):
